@@ -65,7 +65,7 @@ export async function measureActions(ctx: BenchContext, config: BenchConfig): Pr
         'billableActions(history): the run start, every activity attempt, one per workflow task that ran local activities, search-attribute upserts, timers, child starts, signals received or sent, updates accepted; queries and heartbeats leave no event and are not counted',
       why: {
         describeTools:
-          "Thoughtline's one extra action per agent run: a local activity in the run's first workflow task, where the worker says which tools it has, so the workflow never holds a tool list of its own",
+          "Thoughtline's one extra activity per agent run: the worker says which tools it has, so the workflow never holds a tool list of its own",
         upserts:
           "Thoughtline's status in search attributes (the first publish, each change of status or model, the end): what the Web UI and `thoughtline list` filter runs by",
       },

@@ -24,7 +24,7 @@ import type { ToolDefinition } from './tools/define-tool';
 import type { ScorerDefinition } from './eval/define-scorer';
 import { uniqueGuardrails, type GuardrailDefinition } from './guardrails/define-guardrail';
 import { QUIET_BUNDLER, quietBundlerLogger } from './quiet-bundler';
-import { uncachedWorkerSlots } from './deployment/uncached-worker';
+import { localToolsWithoutCache } from './tools/local-tools-without-cache';
 import { providerWarnings } from './activities/models/provider-warnings';
 import { modelsOutsideAllowList } from './tools/models-outside-allow-list';
 import { createToolRegistry } from './tools/tool-registry';
@@ -188,8 +188,8 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
   const outside = modelsOutsideAllowList(options.tools, options.isModelAllowed);
   if (outside) throw new TypeError(outside);
-  const uncached = uncachedWorkerSlots(options.workerOptions);
-  if (uncached.warning) Runtime.instance().logger.warn(uncached.warning);
+  const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
+  if (stalls) Runtime.instance().logger.warn(stalls);
   // Once, at start: a provider that cannot work as set up (no API key) says what its runs will meet.
   for (const warning of providerWarnings(options.models)) Runtime.instance().logger.warn(warning);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
@@ -276,7 +276,6 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
         ? { workflowBundle: options.workflowBundle }
         : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
     ...options.workerOptions,
-    ...uncached.options,
     // When Worker.create bundles the workflows, webpack's module report stays off the terminal.
     plugins: [...(options.workerOptions?.plugins ?? []), QUIET_BUNDLER],
     sinks: { ...options.workerOptions?.sinks, ...runEvents.sinks, ...telemetry?.sinks },

@@ -61,7 +61,7 @@ export function createActivities(deps: ActivityDeps) {
     ...(deps.onToolProgress ? { onToolProgress: deps.onToolProgress } : {}),
   });
   return {
-    ...createModelActivities({ ...deps, redact, conversations }),
+    ...createModelActivities({ ...deps, redact, conversations, describeTools: toolActivities.describeTools }),
     ...toolActivities,
     ...createMcpTaskActivities({ redact, texts: conversations.texts, ...(deps.mcp ? { mcp: deps.mcp } : {}) }),
     ...createAgentActivities({

@@ -1,6 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, LiveReplyBuffer, type ModelCallInput, type ModelReply, type ModelRequest } from '../domain';
+import {
+  FailureType,
+  LiveReplyBuffer,
+  type ModelCallInput,
+  type ModelReply,
+  type ModelRequest,
+  type ToolSpec,
+} from '../domain';
+import type { ModelCallResult } from '../domain/model/model-call-result';
+import { toModelTool } from '../domain/tools/offered-tool';
 import { ConversationCache } from './conversation/conversation-cache';
 import { rememberReply } from './conversation/remember-reply';
 import { resolveConversation, type ConversationSource } from './conversation/resolve-conversation';
@@ -45,6 +54,11 @@ export interface ModelActivityDeps {
   endpoints?: Readonly<Record<string, ModelEndpoint>>;
   /** Where replies of runs that cache them (`cache.model`) are kept across runs; without it nothing is cached. */
   cache?: RunCache;
+  /**
+   * The worker's tool registry, for a call that describes the run's registered tools itself
+   * (ModelRequest.describeTools): the describeTools activity's own function, failures included.
+   */
+  describeTools?: (names?: string[]) => Promise<ToolSpec[]>;
 }
 
 /** The conversations a worker keeps for calls by reference, by default. */
@@ -62,6 +76,7 @@ export function createModelActivities({
   conversations,
   endpoints = {},
   cache,
+  describeTools,
 }: ModelActivityDeps) {
   const balancer = new EndpointBalancer(endpoints);
   const source = conversations ?? { cache: new ConversationCache(DEFAULT_CONVERSATION_CACHE_BYTES) };
@@ -70,18 +85,27 @@ export function createModelActivities({
      * One model call, its conversation whole or by reference (rebuilt before anything else).
      * Providers throw typed ApplicationFailures; Temporal retries the retryable ones.
      */
-    async callModel(input: ModelCallInput): Promise<ModelReply> {
+    async callModel(input: ModelCallInput): Promise<ModelCallResult> {
       const execution = Context.current().info.workflowExecution;
-      // The cache request is the worker's to read; a provider never sees it.
+      // The cache request, the live-text hold and the tools to describe are the worker's to read; a provider never sees them.
       const {
         cache: cacheReq,
         holdLiveText,
-        ...request
+        describeTools: toDescribe,
+        ...resolved
       } = await resolveConversation(
         input,
         execution && { workflowId: execution.workflowId, runId: execution.runId },
         source,
       );
+      // The run's first call describes its registered tools here, offered first: no lookup before it.
+      const described = toDescribe
+        ? await beating(heartbeatEveryMs, () => describedTools(describeTools, toDescribe.names))
+        : undefined;
+      if (described) refuseTakenNames(described, resolved.tools);
+      const request = described ? { ...resolved, tools: [...described.map(toModelTool), ...resolved.tools] } : resolved;
+      const withTools = (reply: ModelReply): ModelCallResult =>
+        described ? { ...reply, describedTools: described } : reply;
       const routed = request.endpoints ? balancer.pick(request.endpoints) : undefined;
       if (request.endpoints && !routed) {
         const configured = balancer.names().join(', ') || '(none)';
@@ -117,7 +141,7 @@ export function createModelActivities({
           };
           if ('conversation' in input && execution)
             rememberReply(source.cache, execution.workflowId, input.conversation.hash, reply.content);
-          return reply;
+          return withTools(reply);
         }
       }
       const ctx = Context.current();
@@ -154,7 +178,7 @@ export function createModelActivities({
           rememberReply(source.cache, execution.workflowId, input.conversation.hash, safe.content);
         onModelReply?.(workflowId, safe, { side: isSideCall(request) });
         if (cached) storeCached(cached.cache, cached.req, 'model', request.provider, cached.key, safe, workflowId);
-        return safe;
+        return withTools(safe);
       } catch (err) {
         routed?.failed(err);
         // A provider's error can quote the request or the key: redacted like the reply, class and retry kept.
@@ -164,6 +188,36 @@ export function createModelActivities({
       }
     },
   };
+}
+
+/** The registered tools a call describes; a worker built without a registry has none to describe. */
+function describedTools(
+  describe: ModelActivityDeps['describeTools'],
+  names: string[] | undefined,
+): Promise<ToolSpec[]> {
+  if (describe) return describe(names);
+  if (!names?.length) return Promise.resolve([]);
+  const message = `This worker has no tool registry to describe ${names.join(', ')}.`;
+  throw ApplicationFailure.create({ type: FailureType.ToolNotRegistered, message, nonRetryable: true });
+}
+
+/** A registered tool named like one the run offers itself (an injected tool, an agent, the branching tool) is refused before any model sees two. */
+function refuseTakenNames(described: readonly ToolSpec[], own: readonly { name: string }[]): void {
+  const taken = described.find((spec) => own.some((tool) => tool.name === spec.name));
+  if (!taken) return;
+  const message = `A registered tool is named "${taken.name}", like a tool the run adds itself (${own.map((t) => t.name).join(', ')}); rename the tool, or give the run's own tool another name (finishToolName, giveUpToolName, questionToolName, branching.toolName, the agent catalogue).`;
+  throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
+}
+
+/** Runs `work` while the activity heartbeats: an MCP server's listing may outlast the call's heartbeat timeout. */
+async function beating<T>(everyMs: number, work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** What a cached reply is keyed by: everything that shapes the answer, not where it was routed or how it was sent. */

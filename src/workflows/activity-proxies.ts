@@ -14,21 +14,6 @@ export const activities = proxyActivities<AgentActivities>({
   retry: { maximumAttempts: 3 },
 });
 
-/**
- * A new run's lookups of what its worker registered (describeTools, describeAgent,
- * describeGuardrails), as local activities: they run in the workflow task that asked, so the
- * first model call is scheduled in that same task, without a round trip through the server
- * first. The worker running the run answers, with the tools it will run; a lookup repeated after
- * a crash reads the same registry again. Billed as one action for the task, as one activity was.
- */
-export const registryLookups = proxyLocalActivities<
-  Pick<AgentActivities, 'describeTools' | 'describeAgent' | 'describeGuardrails'>
->({
-  // An MCP server's listing may take a while to answer; the task is kept alive meanwhile.
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 3 },
-});
-
 /** The same activities as local activities: only tools marked `local` run this way. */
 export const localActivities = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '10 seconds' });
 

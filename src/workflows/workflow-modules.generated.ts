@@ -120,6 +120,7 @@ import * as domainThreadsConversationRef from '../domain/threads/conversation-re
 import * as domainThreadsThreadSchemas from '../domain/threads/thread-schemas';
 import * as domainToolsElicitation from '../domain/tools/elicitation';
 import * as domainToolsMcpTask from '../domain/tools/mcp-task';
+import * as domainToolsOfferedTool from '../domain/tools/offered-tool';
 import * as domainToolsToolAudit from '../domain/tools/tool-audit';
 import * as domainToolsToolHeartbeat from '../domain/tools/tool-heartbeat';
 import * as domainToolsToolProgress from '../domain/tools/tool-progress';
@@ -285,6 +286,7 @@ import * as toolsLlmToolCall from './tools/llm-tool-call';
 import * as toolsLostAttempt from './tools/lost-attempt';
 import * as toolsMcpTaskWait from './tools/mcp-task-wait';
 import * as toolsRouteModel from './tools/route-model';
+import * as toolsRunTools from './tools/run-tools';
 import * as toolsToolCall from './tools/tool-call';
 import * as toolsToolTurn from './tools/tool-turn';
 import * as toolsValidateBeforeApproval from './tools/validate-before-approval';
@@ -411,6 +413,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainThreadsThreadSchemas,
   domainToolsElicitation,
   domainToolsMcpTask,
+  domainToolsOfferedTool,
   domainToolsToolAudit,
   domainToolsToolHeartbeat,
   domainToolsToolProgress,
@@ -576,6 +579,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   toolsLostAttempt,
   toolsMcpTaskWait,
   toolsRouteModel,
+  toolsRunTools,
   toolsToolCall,
   toolsToolTurn,
   toolsValidateBeforeApproval,

@@ -39,21 +39,12 @@ export async function pollFor<T>(
  * task is in flight can be dropped by a worker with `maxCachedWorkflows: 0` ("leftover buffered
  * tasks when evicting run"); we saw that stall the run, and every query, for about 10 s.
  */
-export async function waitForPending(
-  agents: AgentClient,
-  workflowId: string,
-  count = 1,
-  timeoutMs?: number,
-): Promise<ApprovalRecord[]> {
-  return pollFor(
-    `${count} pending approval(s) in ${workflowId}`,
-    async () => {
-      if (!(await hasOpenTimer(agents.client, workflowId))) return undefined;
-      const pending = await agents.pendingApprovals(workflowId);
-      return pending.length === count ? pending : undefined;
-    },
-    timeoutMs,
-  );
+export async function waitForPending(agents: AgentClient, workflowId: string, count = 1): Promise<ApprovalRecord[]> {
+  return pollFor(`${count} pending approval(s) in ${workflowId}`, async () => {
+    if (!(await hasOpenTimer(agents.client, workflowId))) return undefined;
+    const pending = await agents.pendingApprovals(workflowId);
+    return pending.length === count ? pending : undefined;
+  });
 }
 
 /** True when the current Temporal run of the workflow has started a timer that has neither fired nor been cancelled. */

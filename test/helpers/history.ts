@@ -1,6 +1,5 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { localActivityOf } from '../../src/client/history/local-activity-marker';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -20,15 +19,6 @@ export async function scheduledActivities(
         ...(summary ? { summary: converter.fromPayload<string>(summary) } : {}),
       };
     });
-}
-
-/** The local activities a run recorded (their markers), by type, in order. */
-export async function localActivityTypes(client: Client, workflowId: string): Promise<string[]> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? []).flatMap((e) => {
-    const local = localActivityOf(e);
-    return local ? [local.type] : [];
-  });
 }
 
 /** Size of one Temporal run's history: encoded bytes and event count. */

@@ -61,7 +61,7 @@ describe('a run parked on an MCP task, on the time-skipping test server', () => 
     );
     expect(polls).toBeGreaterThanOrEqual(19);
     expect(polls + timers).toBeLessThanOrEqual(MAX_PARKED_HOUR_ACTIONS);
-    // The rest of the run costs what a one-tool run costs (start, describeTools's task, two model calls, the tool call, upserts).
+    // The rest of the run costs what a one-tool run costs (start, describeTools, two model calls, the tool call, upserts).
     expect(actions.total - polls - timers).toBeLessThanOrEqual(10);
   }, 180_000);
 

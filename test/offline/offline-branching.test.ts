@@ -3,7 +3,7 @@ import { BranchingSettings } from '../../src/domain';
 import { offlineContent } from '../../src/offline/offline-model';
 import { branchJudgePrompt, branchJudgeSystem } from '../../src/workflows/branching/branch-judge-prompt';
 import { branchTask, branchingSpec } from '../../src/workflows/branching/branch-tool';
-import { toModelTool } from '../../src/workflows/loop/prompt';
+import { toModelTool } from '../../src/domain/tools/offered-tool';
 import { readPlanReply } from '../../src/workflows/planning/plans/plan-reply';
 import { calls, request, tool, turn } from '../helpers/offline-request';
 

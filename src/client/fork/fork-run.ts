@@ -32,6 +32,10 @@ export interface ForkAgents<Handle> {
 /** What `describeAgent` recorded for a run by name that found its agent. */
 const DescribedAgent = z.object({ found: z.literal(true), definition: AgentDefinition, tools: ToolSpec.array() });
 
+/** The tools a model call's result says it described (ModelCallResult.describedTools), when it has them. */
+const describedByCall = (result: unknown): unknown =>
+  typeof result === 'object' && result !== null ? (result as { describedTools?: unknown }).describedTools : undefined;
+
 /** The original as a fork reads it: its first input, every step, its model calls rebuilt from history, its tool specs. */
 async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Promise<ForkOriginal> {
   const runIds = await runIdsOf(agents.client, workflowId);
@@ -46,21 +50,25 @@ async function readOriginal(agents: ForkAgents<unknown>, workflowId: string): Pr
   const modelCalls = await modelCallsOfRun(agents.client, workflowId, runIds, chain.steps).catch((err: Error) => {
     throw new ForkError(`Cannot rebuild the conversation of ${workflowId}: ${err.message}`);
   });
-  // The tools its worker described at the start (with its agent definition, for a run by name); a continued run keeps that set.
-  // Described by local activities; runs recorded before that have them as activities.
-  const [described] = await recordedActivities(
+  // The tools its worker described at the start: with its first model call, or before it (its agent
+  // definition, for a run by name; a lookup, for text ReAct and planning). A continued run keeps that set.
+  // Runs recorded before described them by a lookup, some as local activities.
+  const recorded = await recordedActivities(
     agents.client,
     workflowId,
     runIds[0]!,
-    ['describeTools', 'describeAgent'],
+    ['describeTools', 'describeAgent', 'callModel'],
     { localActivities: true },
   );
+  const described = recorded.find((a) => a.type !== 'callModel' || describedByCall(a.result) !== undefined);
   const agent = described?.type === 'describeAgent' ? DescribedAgent.safeParse(described.result) : undefined;
   const tools = agent?.success
     ? { success: true as const, data: agent.data.tools }
     : described?.type === 'describeTools'
       ? ToolSpec.array().safeParse(described.result)
-      : undefined;
+      : described?.type === 'callModel'
+        ? ToolSpec.array().safeParse(describedByCall(described.result))
+        : undefined;
   return {
     workflowId,
     // A fork follows the definition the original resolved, sent inline: never whatever the workers hold now.

@@ -85,6 +85,10 @@ export const SamplingSettings = z
   .strict();
 export type SamplingSettings = z.infer<typeof SamplingSettings>;
 
+/** Which registered tools a model call describes itself (ModelRequest.describeTools). */
+export const DescribeTools = z.object({ names: z.array(z.string()).optional() }).strict();
+export type DescribeTools = z.infer<typeof DescribeTools>;
+
 export const ModelRequest = z.object({
   provider: ModelProviderName,
   model: z.string(),
@@ -103,6 +107,12 @@ export const ModelRequest = z.object({
   cache: CacheRequest.optional(),
   /** The run's answer is checked by output guardrails: the worker publishes no live text of this call. Never sent to a provider. */
   holdLiveText: z.literal(true).optional(),
+  /**
+   * The run's registered tools, not yet described: the worker describes them from its registry
+   * (`names`, or all it has) and offers them first, before `tools`; the reply carries the specs
+   * (`describedTools`). Never sent to a provider.
+   */
+  describeTools: DescribeTools.optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 

@@ -51,6 +51,8 @@ interface RecordedReplyShape {
   stopReason?: unknown;
   text?: unknown;
   toolCalls?: unknown;
+  /** The registered tools a run's first call described itself; its arguments name them only when the run named them. */
+  describedTools?: unknown;
 }
 
 const toolCallsOf = (result: RecordedReplyShape): Array<{ id: string; name: string }> =>
@@ -121,6 +123,8 @@ export function rebuildImportedConversation(task: string, steps: readonly Reason
       continue;
     }
     const recorded = (resultStep.toolResult.result ?? {}) as RecordedReplyShape;
+    if (args.describesTools === 'all' && Array.isArray(recorded.describedTools))
+      call.tools = [...recorded.describedTools.filter((t): t is string => typeof t === 'string'), ...tools];
     const text = typeof recorded.text === 'string' ? recorded.text : '';
     const uses = toolCallsOf(recorded);
     const content: AssistantBlock[] = [

@@ -36,7 +36,8 @@ export const MAX_REFUSAL_CHARS = 1_000;
 
 /**
  * What the workflow knows of a tool: everything but its code. The worker's registry serves these
- * through the `describeTools` local activity, so a run records the exact tool set it started with.
+ * with the run's first model call (or the `describeTools` activity before it: run-tools.ts), so a
+ * run records the exact tool set it started with.
  */
 export const ToolSpec = z.object({
   name: z.string(),

@@ -1,4 +1,4 @@
-import type { ModelReply, ModelTool, ToolSpec } from '../../domain';
+import type { DescribeTools, ModelReply, ModelTool, ToolSpec } from '../../domain';
 
 // What passes between a run and its model: the prompt it sends, the text of a reply, a tool call
 // that passed validation, and the observation the model reads back.
@@ -14,6 +14,8 @@ export interface Observation {
 export interface ModelPrompt {
   readonly system: string;
   readonly tools: ModelTool[];
+  /** The run's registered tools, still to be described by the call itself; offered before `tools` (run-tools.ts). */
+  readonly describeTools?: DescribeTools | undefined;
   readonly stopSequences?: string[];
   /**
    * A reply cut at max_tokens is read for what it holds (the text protocol: a complete Action

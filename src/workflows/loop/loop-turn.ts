@@ -10,6 +10,10 @@ export interface StrategySlot {
   textStrategy?: (() => Strategy) | undefined;
 }
 
+/** True when a turn that failed with `err` is asked again in text ReAct (see switchedToText). */
+export const switchesToText = (slot: StrategySlot, err: unknown): err is ModelCallFailed =>
+  err instanceof ModelCallFailed && err.failureType === FailureType.ModelToolsUnsupported && !!slot.textStrategy;
+
 /**
  * After a turn failed with `err`: when the model has no tool calling (its server refused the
  * tools, FailureType.ModelToolsUnsupported), the run speaks text ReAct to it from then on, in this
@@ -19,8 +23,7 @@ export interface StrategySlot {
  */
 export function switchedToText(ctx: RunContext, slot: StrategySlot, err: unknown): boolean {
   const build = slot.textStrategy;
-  if (!(err instanceof ModelCallFailed) || err.failureType !== FailureType.ModelToolsUnsupported || !build)
-    return false;
+  if (!switchesToText(slot, err) || !build) return false;
   slot.strategy = build();
   slot.textStrategy = undefined;
   ctx.input = { ...ctx.input, strategy: 'react-text' };

@@ -1,4 +1,4 @@
-import type { AgentInput, ModelTool, ToolSpec } from '../../domain';
+import type { AgentInput, ModelTool } from '../../domain';
 import { injectedToolNames, type InjectedToolOption } from '../core/injected-tools';
 import { updateTaskTool } from '../planning/plans/plan-tracker';
 
@@ -78,13 +78,6 @@ export function injectedTools(input: AgentInput, withFinish: boolean): ModelTool
     .filter((tool) => withFinish || tool.option !== 'finishToolName')
     .map((tool) => definitions[tool.option](tool.name));
 }
-
-/** The tool as a native tool call offers it; what it returns, if the spec says, ends its description. */
-export const toModelTool = (spec: ToolSpec): ModelTool => ({
-  name: spec.name,
-  description: spec.returns ? `${spec.description}\nReturns: ${spec.returns}` : spec.description,
-  inputSchema: spec.inputSchema,
-});
 
 export function systemPrompt(
   input: Pick<

@@ -16,9 +16,9 @@
  * | `error`          | run: catch of ModelCallFailed; act: `cut_reply`; run/preflight.ts: a refused model or tenant slot; run/run-agent.ts: anything else thrown |
  * Continue-as-new is not an ending: ContinueAsNewRequested leaves the loop for runAgent to hand over.
  */
-import type { ModelReply, TerminationReason, ToolSpec, ToolUseBlock } from '../../domain';
+import type { ModelReply, TerminationReason, ToolUseBlock } from '../../domain';
+import type { ModelCallResult } from '../../domain/model/model-call-result';
 import type { ChainBuilder } from '../core/chain/chain-builder';
-import { injectedToolNames } from '../core/injected-tools';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
 import { recordControlCall, refuseCall } from '../core/chain/record-calls';
@@ -32,7 +32,7 @@ import type { People } from '../people/people';
 import { PlanKeeper } from '../planning/plans/plan-keeper';
 import { closeOpenCalls } from '../tools/close-open-calls';
 import { runToolTurn, type ToolTurnParts } from '../tools/tool-turn';
-import { createToolCallValidator } from '../tools/validate-tool-call';
+import type { RunTools } from '../tools/run-tools';
 import { earlyStop, isEarlyStop, type EarlyStop, type NextStep } from './decide-next-step';
 import { mayRaise } from './guards/budget-pause';
 import { earlierFailures, rememberFailures } from './guards/failed-calls';
@@ -41,7 +41,7 @@ import { judgeFormatError, judgeRepeats, mayGoOn } from './guards/stall';
 import { stopInstruction } from './prompt';
 import { fitContext } from './fit-context';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
-import { switchedToText, type StrategySlot } from './loop-turn';
+import { switchedToText, switchesToText, type StrategySlot } from './loop-turn';
 import { endBlocked, endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
 import { checksOutput } from '../guardrails/check-point';
 import { checkAnswer, checkTask, checkToolResults, type Checked } from '../guardrails/guardrail-stages';
@@ -54,7 +54,8 @@ type FinalAnswer = Extract<NextStep, { kind: 'final_answer' }>;
 
 /** What the loop uses besides the run context; runAgent builds it once, after the preflight. */
 export interface LoopParts extends StrategySlot {
-  tools: readonly ToolSpec[];
+  /** The run's tools: complete once the first model call described the registered ones (run-tools.ts). */
+  tools: RunTools;
   /** Approvals, questions, steering and "continue?": where people reach into the run. */
   people: People;
   /** The child runs below this one, and the approvals they wait for. */
@@ -79,15 +80,12 @@ export class ReactLoop {
           ctx,
           input.planning,
           parts.strategy,
-          parts.tools.map((t) => t.name),
+          parts.tools.specs.map((t) => t.name),
           async (callId, question) => (await waitForAnswer(ctx, parts.people.desk, callId, question)).answer,
         )
       : undefined;
     this.toolTurn = {
-      validate: createToolCallValidator(
-        parts.tools,
-        injectedToolNames(input).map((t) => t.name),
-      ),
+      validate: (call) => parts.tools.validate(call),
       gate: parts.people.gate,
       desk: parts.people.desk,
       tree: parts.tree,
@@ -132,12 +130,14 @@ export class ReactLoop {
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
         // The turn's model call awaited here, a retry only after a failure: every async layer and
         // every await is a promise the SDK takes a stack trace for, on each task and replay.
-        let reply: ModelReply;
+        let reply: ModelCallResult;
         try {
           reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
         } catch (err) {
           reply = await this.turnAgain(err);
         }
+        // The first reply brings the registered tools its call described (run-tools.ts).
+        if (reply.describedTools) this.parts.tools.described(reply.describedTools);
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
         // A reply that may end the run keeps its thinking out of the chain while the output guardrails check it.
@@ -161,8 +161,10 @@ export class ReactLoop {
    * with `onBudget: 'ask'`, and after a raise the same turn is tried again, so the iteration counts
    * once. Any other failure, or no raise, is thrown (BudgetExhausted ends the run).
    */
-  private async turnAgain(first: unknown): Promise<ModelReply> {
+  private async turnAgain(first: unknown): Promise<ModelCallResult> {
     for (let err = first; ;) {
+      // Text ReAct renders the tools in its prompt: the ones the failed call was to describe are described first.
+      if (switchesToText(this.parts, err)) await this.parts.tools.describeNow();
       if (!switchedToText(this.ctx, this.parts, err)) {
         if (!(err instanceof BudgetExhausted) || err.tenant || this.input.onBudget !== 'ask') throw err;
         if (!(await mayRaise(this.ctx, this.parts.people.budget, err.reason, err.message))) throw err;
@@ -289,9 +291,9 @@ export class ReactLoop {
       return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
     }
     this.beforeTools();
-    const refused = earlierFailures(this.ctx, this.parts.tools, calls);
+    const refused = earlierFailures(this.ctx, this.parts.tools.specs, calls);
     const observations = await this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused));
-    rememberFailures(this.ctx, this.parts.tools, calls, observations, refused);
+    rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
     this.afterTools(observations);
     // The observer (planning.observe) reads the action once its results are in the conversation.
     if (this.planKeeper?.observes) await this.planKeeper.observe(calls, observations);

@@ -1,5 +1,6 @@
 import { workflowInfo } from '@temporalio/workflow';
-import type { AgentInput, ModelMessage, ModelReply, ToolSpec } from '../../domain';
+import type { AgentInput, ModelMessage, ModelReply, ModelTool, ToolSpec } from '../../domain';
+import type { RunTools } from '../tools/run-tools';
 import { replyText, type ModelPrompt, type Observation } from '../core/model-exchange';
 import type { RunState } from '../core/state/run-state';
 import { fnv1a } from '../core/stable-hash';
@@ -13,7 +14,8 @@ import {
 } from '../react-text/react-text-prompt';
 import { asConfidence, readConfidence } from '../reasoning/confidence';
 import { decideNextStep, giveUpStep, type NextStep } from './decide-next-step';
-import { injectedTools, outputInstruction, systemPrompt, toModelTool, usesConfidence } from './prompt';
+import { toModelTool } from '../../domain/tools/offered-tool';
+import { injectedTools, outputInstruction, systemPrompt, usesConfidence } from './prompt';
 
 /** How a run talks to its model: what it sends (the prompt), how it reads replies, how it reports results. */
 export interface Strategy extends ModelPrompt {
@@ -25,11 +27,24 @@ export interface Strategy extends ModelPrompt {
   unreadable(state: RunState, text: string): void;
 }
 
-/** The API's own tool calling, with the injected finish tool. */
-export function nativeStrategy(input: AgentInput, specs: readonly ToolSpec[]): Strategy {
+/**
+ * The API's own tool calling, with the injected finish tool. The tools offered follow the run's
+ * set (run-tools.ts): until the first reply described the registered ones, the call describes them.
+ */
+export function nativeStrategy(input: AgentInput, runTools: RunTools): Strategy {
+  const injected = injectedTools(input, true);
+  let offered: { from: readonly ToolSpec[]; tools: ModelTool[] } | undefined;
   return {
     system: systemPrompt(input),
-    tools: [...specs.map(toModelTool), ...injectedTools(input, true)],
+    get tools() {
+      // Built again only when the set changed (once, when the first reply described it).
+      if (offered?.from !== runTools.specs)
+        offered = { from: runTools.specs, tools: [...runTools.specs.map(toModelTool), ...injected] };
+      return offered.tools;
+    },
+    get describeTools() {
+      return runTools.pending;
+    },
     decide: (reply) => {
       const next = withAnswerConfidence(
         decideNextStep(reply, input.finishToolName, input.giveUpToolName, input.outputSchema !== undefined),

@@ -1,5 +1,15 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { FallbackModel, ModelCallInput, ModelMessage, ModelReply, ModelRequest, ModelTool } from '../../domain';
+import type {
+  DescribeTools,
+  FallbackModel,
+  ModelCallInput,
+  ModelMessage,
+  ModelReply,
+  ModelRequest,
+  ModelTool,
+  ToolSpec,
+} from '../../domain';
+import type { ModelCallResult } from '../../domain/model/model-call-result';
 import { callPurpose, type ModelCallPurpose } from '../../domain/chain/model-times';
 import { priceFor, type Price } from '../../domain/model/pricing';
 import { HELD_TEXT } from '../../domain/guardrails/guardrail';
@@ -21,6 +31,8 @@ export interface RecordedReply {
   reply: ModelReply;
   /** The lowered max_tokens, when the budget allowed less than asked. */
   capped?: number;
+  /** The registered tools the call described itself (ModelCallRequest.describeTools). */
+  describedTools?: ToolSpec[];
 }
 
 /** One model call as the run asks for it. */
@@ -29,6 +41,8 @@ export interface ModelCallRequest {
   system: string;
   messages: ModelMessage[];
   tools: ModelTool[];
+  /** The run's registered tools, for the worker to describe and offer before `tools` (the run's first call: run-tools.ts). */
+  describeTools?: DescribeTools;
   toolChoice: 'auto' | 'none';
   maxTokens: number;
   stopSequences?: string[];
@@ -81,8 +95,8 @@ export function priceModelCall(ctx: RunContext, request: ModelCallRequest): Pric
 
 /** A model call whose `llm` step is recorded: `start` calls the activity; one of `finish` or `failed` records its result. */
 export interface OpenModelCall {
-  start(): Promise<ModelReply>;
-  finish(received: ModelReply): RecordedReply;
+  start(): Promise<ModelCallResult>;
+  finish(received: ModelCallResult): RecordedReply;
   /** What to throw for `err`: cancellation as it is, anything else as ModelCallFailed. */
   failed(err: unknown): unknown;
 }
@@ -97,11 +111,14 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
   const { maxTokens } = priced;
   const correlationId = chain.newId();
   const visibility = { level: input.visibility };
+  const { describeTools } = request;
   const args = {
     provider: candidate.provider,
     maxTokens,
     messages: request.messages.length,
-    tools: request.tools.map((t) => t.name),
+    // The registered tools the call describes come first; all of them, when the run names none (the result lists them).
+    tools: [...(describeTools?.names ?? []), ...request.tools.map((t) => t.name)],
+    ...(describeTools ? { describesTools: describeTools.names ? ('named' as const) : ('all' as const) } : {}),
     toolChoice: request.toolChoice,
     ...(request.note ? { note: request.note } : {}),
     ...(request.purpose ? { purpose: request.purpose } : {}),
@@ -123,7 +140,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
   state.spendTenantCall();
   let sentHash: string | undefined;
   const cache = modelCacheRequest(input);
-  const start = (): Promise<ModelReply> => {
+  const start = (): Promise<ModelCallResult> => {
     const call = {
       provider: candidate.provider,
       model: candidate.model,
@@ -131,6 +148,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       tools: request.tools,
       toolChoice: request.toolChoice,
       maxTokens,
+      ...(describeTools ? { describeTools } : {}),
       ...(request.stopSequences ? { stopSequences: request.stopSequences } : {}),
       ...(candidate.sampling ? { sampling: candidate.sampling } : {}),
       ...(candidate.endpoints ? { endpoints: candidate.endpoints } : {}),
@@ -146,7 +164,7 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       [sent],
     );
   };
-  const finish = (received: ModelReply): RecordedReply => {
+  const finish = ({ describedTools, ...received }: ModelCallResult): RecordedReply => {
     state.countReply(received);
     // The loop's next call builds on this reply as received; side calls' replies join no conversation.
     // Its worker keeps the conversation with the reply, so the next call names it instead of recording it again.
@@ -165,6 +183,8 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
           toolCalls: toolUses,
           // Which registry entry answered, when the call was balanced across several.
           ...(reply.endpoint ? { endpoint: reply.endpoint } : {}),
+          // What the model was offered besides the run's own tools, when the call described them.
+          ...(describedTools ? { describedTools: describedTools.map((t) => t.name) } : {}),
         },
         durationMs: reply.durationMs,
       },
@@ -185,7 +205,11 @@ export function openModelCall(ctx: RunContext, request: ModelCallRequest, priced
       );
     }
     if (request.publishReply) ctx.progress.publish();
-    return maxTokens < request.maxTokens ? { reply, capped: maxTokens } : { reply };
+    return {
+      reply,
+      ...(maxTokens < request.maxTokens ? { capped: maxTokens } : {}),
+      ...(describedTools ? { describedTools } : {}),
+    };
   };
   const failed = (err: unknown): unknown => {
     if (isCancellation(err)) return err;

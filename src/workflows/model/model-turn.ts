@@ -1,4 +1,5 @@
-import { replyMessage, type ModelReply } from '../../domain';
+import { FailureType, replyMessage, type ModelReply } from '../../domain';
+import type { ModelCallResult } from '../../domain/model/model-call-result';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
 import type { RunContext } from '../core/state/run-context';
@@ -21,13 +22,15 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  *  - `pause_turn`: the partial reply joins the conversation and the call continues it;
  *  - `model_context_window_exceeded`: older tool results are elided, then one retry.
  * Before every attempt the budget ledger must afford it (else BudgetExhausted, nothing called);
- * `max_tokens` is lowered to what the budgets leave.
+ * `max_tokens` is lowered to what the budgets leave. A prompt whose registered tools are still to
+ * be described (`describeTools`) has each attempt describe them; the reply carries the specs of
+ * its own (`describedTools`), and a tool the worker cannot describe is no reason to try a fallback.
  */
 export async function modelTurn(
   ctx: RunContext,
   prompt: ModelPrompt,
   toolChoice: 'auto' | 'none',
-): Promise<ModelReply> {
+): Promise<ModelCallResult> {
   // One function awaiting each call's activity directly: every async layer is a promise the SDK
   // takes a stack trace for, on every workflow task and every replay.
   const candidates = candidatesOf(ctx);
@@ -47,10 +50,13 @@ export async function modelTurn(
           throw call.failed(err);
         }
         const reply = attempts.after(recorded);
-        if (reply) return reply;
+        if (reply) return recorded.describedTools ? { ...reply, describedTools: recorded.describedTools } : reply;
       }
     } catch (err) {
       if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
+      // A tool set the worker cannot offer fails every model alike.
+      if (err.failureType === FailureType.ToolNotRegistered || err.failureType === FailureType.InvalidAgentInput)
+        throw err;
       note = fallbackNote(candidate, err);
     }
   }
@@ -84,6 +90,7 @@ function attemptRequest(
     system: prompt.system,
     messages: ctx.state.messages,
     tools: prompt.tools,
+    ...(prompt.describeTools ? { describeTools: prompt.describeTools } : {}),
     toolChoice,
     maxTokens: attempts.maxTokens,
     ...(prompt.stopSequences ? { stopSequences: prompt.stopSequences } : {}),

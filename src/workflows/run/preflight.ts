@@ -1,26 +1,25 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType, MAX_RUN_GUARDRAILS, type AgentInput, type ToolSpec } from '../../domain';
 import { policyProblem } from '../../domain/approval/rule-pattern';
-import { activities, registryLookups } from '../activity-proxies';
-import { injectedToolNames } from '../core/injected-tools';
+import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/state/run-context';
-import { splitToolNames, withSubAgents } from '../delegation/sub-agent-tools';
-import { withBranching } from '../branching/branch-tool';
+import { splitToolNames } from '../delegation/sub-agent-tools';
 import type { RunOutcome } from '../loop/react-loop';
+import { RunTools } from '../tools/run-tools';
 import { resolveAgent, type ResolvedAgent } from './resolve-agent';
 
 /**
  * What a run checks before its first iteration, in this order: its approval rules can be read; its models are allowed; a root
- * run of a tenant gets one of the tenant's run slots; the tools are described by the worker
- * (once per agent run: a continued run keeps the set it started with); no registered tool takes
- * an injected tool's name. A new run that names an agent follows its definition from then on
+ * run of a tenant gets one of the tenant's run slots; its tool set (run-tools.ts: once per agent
+ * run, a continued run keeps the set it started with; described by the first model call when
+ * nothing before it renders tools); no tool takes an injected tool's name. A new run that names an agent follows its definition from then on
  * (resolve-agent.ts; an unknown name is refused). A refusal is a visible step and ends the run with `error`; a name
  * clash is a bad input and fails it.
  */
 export async function preflight(
   ctx: RunContext,
   carriedTools: ToolSpec[] | undefined,
-): Promise<{ tools: ToolSpec[] } | { refused: RunOutcome }> {
+): Promise<{ tools: RunTools } | { refused: RunOutcome }> {
   const { input, chain, workflowId } = ctx;
   // Only a new agent run checks (a continued one passed already).
   const unreadable = carriedTools ? undefined : approvalRuleProblem(input);
@@ -65,20 +64,27 @@ export async function preflight(
       return { refused: { reason: 'error', answer: '', error: guarded } };
     }
   }
-  let tools = carriedTools;
-  if (!tools) {
-    const names = splitToolNames(ctx.input, workflowId);
-    const registered = resolved.tools ?? (await registryLookups.describeTools(names.registered));
-    tools = withBranching(ctx.input, withSubAgents(ctx.input, registered, names.agents));
-  }
-  const injected = new Map(injectedToolNames(ctx.input).map((t) => [t.name, t.option]));
-  const clash = tools.find((t) => injected.has(t.name));
-  if (clash) {
-    const message = `A registered tool is named "${clash.name}", like an injected tool; set ${injected.get(clash.name)} to another name.`;
-    throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message, nonRetryable: true });
-  }
-  return { tools };
+  if (carriedTools) return { tools: RunTools.known(ctx.input, carriedTools) };
+  const names = splitToolNames(ctx.input, workflowId);
+  if (resolved.tools) return { tools: RunTools.described(ctx.input, resolved.tools, names.agents) };
+  if (describedByFirstCall(ctx.input))
+    return { tools: RunTools.describedByFirstCall(ctx.input, names.registered, names.agents) };
+  const registered = names.registered?.length === 0 ? [] : await activities.describeTools(names.registered);
+  return { tools: RunTools.described(ctx.input, registered, names.agents) };
 }
+
+/**
+ * Whether the run's first model call may describe its registered tools: not when something reads
+ * them before it, namely text ReAct's system prompt, the planner's first plan, or a budget or
+ * tenant quota that prices the first call's input, tools included, before it is made (a cap is
+ * never passed on an estimate that left them out).
+ */
+const describedByFirstCall = (input: AgentInput): boolean =>
+  input.strategy !== 'react-text' &&
+  !input.planning &&
+  input.tokenBudget === undefined &&
+  input.costBudgetUsd === undefined &&
+  !input.caller?.tenant;
 
 /**
  * A new run's guardrails: its definition's, then its own, described by the worker in one
@@ -95,7 +101,7 @@ async function describeGuardrails(ctx: RunContext): Promise<string | undefined> 
   }
   if (names.length > MAX_RUN_GUARDRAILS)
     return `the run and its agent name ${names.length} guardrails; at most ${MAX_RUN_GUARDRAILS}.`;
-  const described = await registryLookups.describeGuardrails(names);
+  const described = await activities.describeGuardrails(names);
   if (!described.found) {
     const known = described.known.length ? `it has ${described.known.join(', ')}` : 'it has none registered';
     return `no guardrail ${described.unknown.map((n) => `"${n}"`).join(', ')} is registered on the worker that took this run (${known}).`;

@@ -3,7 +3,7 @@ import { FailureType, type AgentInput, type ToolSpec } from '../../domain';
 import { agentBudgetDefaults } from '../../domain/agents/agent-budget';
 import { raiserRolesWidening } from '../../domain/run/budget-pause';
 import type { AgentDefinition, AgentRef } from '../../domain/agents/agent-definition';
-import { registryLookups } from '../activity-proxies';
+import { activities } from '../activity-proxies';
 import type { RunContext } from '../core/state/run-context';
 import { agentSystemPrompt } from '../loop/few-shot';
 import { assignedVariant } from './assign-variant';
@@ -27,7 +27,7 @@ export async function resolveAgent(ctx: RunContext): Promise<ResolvedAgent> {
     throw ApplicationFailure.create({ type: FailureType.InvalidAgentInput, message: conflict, nonRetryable: true });
   if (input.definition) return { input: following(ctx, input, input.definition, 'inline') };
   const name = input.agent!;
-  const described = await registryLookups.describeAgent(name, Object.keys(input.agents));
+  const described = await activities.describeAgent(name, Object.keys(input.agents));
   if (!described.found) {
     const known = described.known.length
       ? `it knows ${described.known.join(', ')}${described.more ? ` and ${described.more} more` : ''}`

@@ -17,7 +17,6 @@ import {
   type ContinuedState,
   type ModelMessage,
   type ReasoningChain,
-  type ToolSpec,
 } from '../../domain';
 import { MAX_CACHE_BYTES } from '../../domain/run/payload-size';
 import { protoKeyProblem } from '../../domain/text/own-value';
@@ -34,6 +33,7 @@ import { delegationPath, levelsBelow } from '../delegation/delegation-guard';
 import { SubAgentTree } from '../delegation/sub-agent-tree';
 import { contextNote, contextPrompt, hasContext } from '../planning/context-prompt';
 import { ReactLoop, type RunOutcome } from '../loop/react-loop';
+import type { RunTools } from '../tools/run-tools';
 import { SentConversations } from '../core/state/sent-conversations';
 import type { StopPredicate } from '../loop/stop-conditions';
 import { nativeStrategy, nextReactCallNumber, reactTextStrategy, runObservationMarker } from '../loop/strategies';
@@ -182,24 +182,25 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   if (input.runTimeoutMs !== undefined) interrupts.startDeadline(input.runTimeoutMs, state.startedAtMs);
 
   let loop: ReactLoop | undefined;
-  let tools: ToolSpec[] = carried?.tools ?? [];
+  let tools: RunTools | undefined;
   const settled = interrupts.loopScope
     .run(async (): Promise<RunOutcome> => {
       const checked = await preflight(ctx, carried?.tools);
       if ('refused' in checked) return checked.refused;
-      tools = checked.tools;
+      const runTools = checked.tools;
+      tools = runTools;
       // The preflight may have replaced the input with the agent definition's (resolve-agent.ts).
       const textStrategy = () =>
         reactTextStrategy(
           ctx.input,
-          tools,
+          runTools.specs,
           Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
           runObservationMarker(),
         );
       const native = ctx.input.strategy !== 'react-text';
       loop = new ReactLoop(ctx, {
-        tools,
-        strategy: native ? nativeStrategy(ctx.input, tools) : textStrategy(),
+        tools: runTools,
+        strategy: native ? nativeStrategy(ctx.input, runTools) : textStrategy(),
         textStrategy: native ? textStrategy : undefined,
         people,
         tree,
@@ -219,6 +220,8 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   );
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
+    // A handover before any reply described the tools carries them described (rare: a first call still pending).
+    await tools?.describeNow();
     await condition(allHandlersFinished);
     // Long runs carry a bounded tail of their chain; the steps left behind are recorded once.
     let held: ChainHandover = chainTail(chain.snapshot(), runId, CARRIED_LIMITS);
@@ -231,7 +234,16 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
       ctx.input,
       (level) =>
         withSentConversation(
-          carryOver(state, held.chain, tools, runId, people.inbox, level, held.archive, people.signatures.used),
+          carryOver(
+            state,
+            held.chain,
+            tools?.specs ?? carried?.tools ?? [],
+            runId,
+            people.inbox,
+            level,
+            held.archive,
+            people.signatures.used,
+          ),
           ctx.conversations,
         ),
       {

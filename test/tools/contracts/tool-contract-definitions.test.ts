@@ -5,7 +5,7 @@ import { MAX_RETURNS_CHARS, toolEffects, type ToolSpec } from '../../../src/doma
 import { auditedArguments, auditedResult } from '../../../src/domain/tools/tool-audit';
 import { defineTool, InvalidToolDefinitionError } from '../../../src/tools/define-tool';
 import { toToolSpec } from '../../../src/tools/tool-registry';
-import { toModelTool } from '../../../src/workflows/loop/prompt';
+import { toModelTool } from '../../../src/domain/tools/offered-tool';
 import { withAlternatives } from '../../../src/workflows/tools/alternatives';
 import { createToolCallValidator } from '../../../src/workflows/tools/validate-tool-call';
 import { reactTextSystemPrompt } from '../../../src/workflows/react-text/react-text-prompt';

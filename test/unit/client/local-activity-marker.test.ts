@@ -18,12 +18,12 @@ const marker = (data: string, extra: Partial<temporal.api.history.v1.IMarkerReco
 });
 
 describe('a local activity read from its marker', () => {
-  it('names the run-start lookups and the local tool of a recorded run, each with its result', () => {
+  it('names the local tool of a recorded run, with its result', () => {
     const found = eventsOf('local-tool').flatMap((e) => {
       const local = localActivityOf(e);
       return local ? [local] : [];
     });
-    expect(found.map((l) => l.type)).toEqual(['describeTools', 'runTool']);
+    expect(found.map((l) => l.type)).toEqual(['runTool']);
     for (const l of found) expect('payloads' in l && l.payloads.length).toBe(1);
   });
 

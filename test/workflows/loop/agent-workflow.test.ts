@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { CostAttribute, StatusAttribute, TokensAttribute } from '../../../src/domain';
 import { stepTypesWithSources } from '../../helpers/chain-helpers';
+import { recordedActivities } from '../../../src/client/history/recorded-activities';
+import type { ModelCallResult } from '../../../src/domain/model/model-call-result';
 import { scheduledActivities } from '../../helpers/history';
 import { scriptedInput } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -74,10 +76,24 @@ describe('agentWorkflow on a real dev server', () => {
     // Each tool call is exactly one activity, labelled for the Web UI; model calls too.
     const workflowId = result.chain.chainId;
     const activities = await scheduledActivities(env.client, workflowId);
-    // The tools were described by a local activity, in the run's first workflow task.
+    // No lookup before the first model call: that call describes the registered tools itself.
     expect(activities.map((a) => a.type)).toEqual(['callModel', 'runTool', 'callModel', 'runTool', 'callModel']);
     expect(activities[1]!.summary).toBe('lookup {"key":"alpha"}');
     expect(activities[0]!.summary).toBe('scripted-model · iteration 1');
+    expect(model.calls[0]!.tools.map((t) => t.name)).toEqual(second.tools.map((t) => t.name));
+    const { runId } = await env.client.workflow.getHandle(workflowId).describe();
+    const [first, next] = await recordedActivities(env.client, workflowId, runId, 'callModel');
+    // The run names no tools: all the worker registered, described in the order it holds them.
+    expect(first!.input).toMatchObject({ describeTools: {} });
+    expect((first!.result as ModelCallResult).describedTools!.map((t) => t.name)).toEqual([
+      'lookup',
+      'always_fails',
+      'big_result',
+    ]);
+    expect(next!.input).not.toHaveProperty('describeTools');
+    expect(steps[1]!.type === 'tool_result' && steps[1]!.toolResult.result).toMatchObject({
+      describedTools: ['lookup', 'always_fails', 'big_result'],
+    });
 
     // Idempotency keys are workflow id + step id, distinct per call.
     const keys = log.calls.map((c) => c.context.idempotencyKey);

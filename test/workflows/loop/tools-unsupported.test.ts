@@ -37,6 +37,8 @@ describe('a model without tool calling', () => {
     expect(first!.body!.tools?.length).toBeGreaterThan(0);
     expect(second!.body!.tools).toBeUndefined();
     expect(JSON.stringify(second!.body!.messages)).toContain('Action Input:');
+    // The failed first call was to describe the registered tools: they are described before the text prompt renders them.
+    expect(JSON.stringify(second!.body!.messages)).toContain('lookup');
     expect(thoughts(result.chain.steps).join('\n')).toContain('has no tool calling');
   });
 

@@ -4,19 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { say, useTool } from '../../../src/activities/models/scripted-model';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { runScripted } from '../../helpers/run-scripted';
-import { localActivityOf } from '../../../src/client/history/local-activity-marker';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 import type { ApprovalPolicy } from '../../../src/domain/approval/approval';
 
 const env = useTestEnv();
 const alice = { id: 'alice', roles: [] };
 
-/** The text of every marker's details in a run's history but its local activities' (a `patched()` call records its id there). */
+/** The text of every marker's details in a run's history (a `patched()` call records its id there). */
 async function markerTexts(client: Client, workflowId: string): Promise<string> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? [])
     .filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED)
-    .filter((e) => localActivityOf(e) === undefined)
     .flatMap((e) => Object.values(e.markerRecordedEventAttributes?.details ?? {}))
     .flatMap((p) => p.payloads ?? [])
     .map((p) => new TextDecoder().decode(p.data ?? new Uint8Array()))

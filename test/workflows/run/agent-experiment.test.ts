@@ -4,7 +4,7 @@ import { defineAgent } from '../../../src/agents/define-agent';
 import { ExperimentAttribute, VariantAttribute } from '../../../src/domain';
 import { assignVariant } from '../../../src/domain/agents/agent-experiment';
 import { readRunInput } from '../../../src/client/runs/read-run-input';
-import { localActivityTypes, scheduledActivities } from '../../helpers/history';
+import { scheduledActivities } from '../../helpers/history';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 
@@ -63,10 +63,8 @@ describe('a run of an agent with an experiment', () => {
     const attributes = (await env.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes;
     expect(attributes.get(ExperimentAttribute)).toBe('tools-and-budget');
     expect(attributes.get(VariantAttribute)).toBe('narrow');
-    // The latest Temporal run describes nothing: neither as an activity nor as a local one.
     const activities = (await scheduledActivities(env.client, workflowId)).map((a) => a.type);
     expect(activities.filter((a) => a === 'describeAgent' || a === 'describeTools')).toEqual([]);
-    expect(await localActivityTypes(env.client, workflowId)).toEqual([]);
     // The latest Temporal run started from the carried input: the variant's parts, its budget over the agent's.
     const carried = await readRunInput(env.client, workflowId);
     expect(carried).toMatchObject({ tokenBudget: 50_000, costBudgetUsd: 5, tools: ['lookup'] });

@@ -19,7 +19,7 @@ const fixture = (name: string) =>
   historyFromJSON(JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
 
 describe('billable Temporal Cloud actions, counted from real histories', () => {
-  it('the offline demo run (3 model calls, 2 tool calls) costs 9: its start, 6 activities and 2 upserts', async () => {
+  it('the offline demo run (3 model calls, 2 tool calls) costs 8: its start, 5 activities and 2 upserts', async () => {
     const h = await createHarness(env, {
       tools: [weatherTool],
       models: { anthropic: createOfflineModel([weatherDemoTurn]) },
@@ -29,17 +29,17 @@ describe('billable Temporal Cloud actions, counted from real histories', () => {
       expect(await handle.result()).toMatchObject({ success: true, toolCalls: 2 });
       return handle.fetchHistory();
     });
-    // 3 model calls, 2 weather lookups; describeTools (a local activity, one action for its task); the status at the first reply and at the end.
+    // 3 model calls (the first describes the tools: no lookup before it), 2 weather lookups; the status at the first reply and at the end.
     expect(billableActions(history)).toEqual({
       starts: 1,
       activities: 5,
-      localActivityTasks: 1,
+      localActivityTasks: 0,
       upserts: 2,
       timers: 0,
       childStarts: 0,
       signals: 0,
       updates: 0,
-      total: 9,
+      total: 8,
     });
   });
 
@@ -63,22 +63,14 @@ describe('billable Temporal Cloud actions, counted from real histories', () => {
     model.verify();
     expect(result).toMatchObject({ iterations: 10, toolCalls: 9 });
     const actions = billableActions(history);
-    // 10 model calls, 9 lookups (finish runs no activity); describeTools's task; 2 upserts.
-    expect(actions).toMatchObject({
-      starts: 1,
-      activities: 19,
-      localActivityTasks: 1,
-      upserts: 2,
-      timers: 0,
-      total: 23,
-    });
+    // 10 model calls, 9 lookups (finish runs no activity); 2 upserts: the bare loop's 19 activities and the status.
+    expect(actions).toMatchObject({ starts: 1, activities: 19, upserts: 2, timers: 0, total: 22 });
     expect(actions.total).toBeLessThanOrEqual(2 * result.iterations + 3);
   });
 
   it('counts every kind from recorded histories: retries, local activities, children, signals and updates', () => {
-    // A local tool runs as a local activity: one action for the workflow task that ran it; the
-    // tools were described by another, in the run's first task.
-    expect(billableActions(fixture('local-tool'))).toMatchObject({ localActivityTasks: 2 });
+    // A local tool runs as a local activity: one action for the workflow task that ran it.
+    expect(billableActions(fixture('local-tool'))).toMatchObject({ localActivityTasks: 1 });
     // The parent starts one child; the child's start is counted there, once.
     expect(billableActions(fixture('parallel-and-sub-agent'))).toMatchObject({ childStarts: 1, starts: 1 });
     // A steer is a signal, an answer an update.

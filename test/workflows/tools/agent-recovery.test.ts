@@ -136,14 +136,17 @@ describe('stopping', () => {
 
   it("refuses a registered tool that has the finish tool's name, and says which", async () => {
     const { tools } = testTools();
-    const h = await createHarness(env, { tools, models: { scripted: createScriptedModel([]) } });
+    const model = createScriptedModel([]);
+    const h = await createHarness(env, { tools, models: { scripted: model } });
     const result = await h.worker.runUntil(async () =>
       (
         await h.agents.start({ task: 't', model: { provider: 'scripted', model: 'm' }, finishToolName: 'lookup' })
       ).result(),
     );
-    expect(result).toMatchObject({ success: false, terminationReason: 'error', modelCalls: 0 });
+    // The run's first call describes the registered tools and refuses the clash before any model is asked.
+    expect(result).toMatchObject({ success: false, terminationReason: 'error' });
     expect(result.error).toContain('A registered tool is named "lookup"');
+    expect(model.calls).toHaveLength(0);
   });
 
   it('rejects an invalid AgentInput with a typed, non-retryable failure', async () => {

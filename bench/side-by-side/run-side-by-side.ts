@@ -7,7 +7,15 @@ import { machineInfo } from '../lib/machine-info';
 import { installPeers } from '../lib/run-peers';
 import { engineSpec } from './engine-specs';
 import { startInfra } from './infra/start-infra';
-import { measureConcurrent, measureRecovery, measureState, measureSteps, type ScenarioContext } from './scenarios';
+import {
+  measureConcurrent,
+  measureRecovery,
+  measureState,
+  measureSteps,
+  medianConcurrent,
+  type ConcurrentFigures,
+  type ScenarioContext,
+} from './scenarios';
 import { loadSideBySideConfig } from './side-by-side-config';
 import { markdownTable, type EngineResults, type SideBySideResults } from './side-by-side-results';
 import { renderSideBySideHtml } from './side-by-side-html';
@@ -111,13 +119,17 @@ async function main(): Promise<number> {
           async () => void (of(spec.name).recover = await measureRecovery(ctx, spec, recover)),
         );
     }
-    await renew();
-    for (const spec of specs)
-      await attempt(
-        spec.name,
-        'concurrent',
-        async () => void (of(spec.name).concurrent = await measureConcurrent(ctx, spec, config)),
-      );
+    // Rounds of every engine, the order reversed each round (a busy moment of the machine falls on all); medians kept.
+    const rounds = new Map<string, ConcurrentFigures[]>();
+    for (let round = 0; round < config.concurrent.repeats; round++) {
+      await renew();
+      for (const spec of round % 2 === 0 ? specs : [...specs].reverse())
+        await attempt(spec.name, 'concurrent', async () => {
+          const figures = await measureConcurrent(ctx, spec, config);
+          rounds.set(spec.name, [...(rounds.get(spec.name) ?? []), figures]);
+          of(spec.name).concurrent = medianConcurrent(rounds.get(spec.name)!);
+        });
+    }
 
     const all: SideBySideResults = {
       date: new Date().toISOString(),

@@ -11,6 +11,7 @@ import {
   type Percentiles,
 } from './loop-figures';
 import type { RecoverSizes, SideBySideConfig } from './side-by-side-config';
+import { median } from '../lib/stats';
 import { readMarks, stepsOf } from './step-marks';
 import type { TreeUsage } from './process-tree-usage';
 
@@ -260,6 +261,21 @@ export interface ConcurrentFigures {
   cpuMs: number;
   peakRssBytes: number;
   one: TreeUsage;
+  /** How many rounds each figure is the median of (medianConcurrent). */
+  rounds?: number;
+}
+
+/** Each figure the median of the engine's rounds (the order alternated between them: run-side-by-side.ts). */
+export function medianConcurrent(rounds: readonly ConcurrentFigures[]): ConcurrentFigures {
+  const of = (pick: (f: ConcurrentFigures) => number) => median(rounds.map(pick));
+  return {
+    runs: rounds[0]!.runs,
+    wallMs: of((f) => f.wallMs),
+    cpuMs: of((f) => f.cpuMs),
+    peakRssBytes: of((f) => f.peakRssBytes),
+    one: rounds[0]!.one,
+    rounds: rounds.length,
+  };
 }
 
 export async function measureConcurrent(

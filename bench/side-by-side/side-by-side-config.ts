@@ -33,7 +33,8 @@ export interface SideBySideConfig {
   recover?: RecoverSizes;
   /** Pairs of run lengths at one observation size: stored bytes per iteration is their difference. */
   state: Array<{ from: number; to: number; observationBytes: number; label: string }>;
-  concurrent: { runs: number; iterations: number; modelDelayMs: number };
+  /** `repeats`: rounds of every engine, the order alternated; each figure is the median of its rounds. */
+  concurrent: { runs: number; iterations: number; modelDelayMs: number; repeats: number };
   timeoutMs: number;
 }
 
@@ -60,6 +61,7 @@ const Env = z.object({
   BENCH_OUT: z.string().optional(),
   BENCH_STEPS_ITERATIONS: z.coerce.number().int().positive().optional(),
   BENCH_CONCURRENT_RUNS: z.coerce.number().int().positive().optional(),
+  BENCH_CONCURRENT_REPEATS: z.coerce.number().int().positive().optional(),
 });
 
 export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
@@ -93,7 +95,13 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
       ? { iterations: 12, killAt: 10, slowToolMs: 1000, modelDelayMs: 5 }
       : { iterations: 60, killAt: 50, slowToolMs: 3000, modelDelayMs: 5 },
     state,
-    concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 50 : 1000), iterations: 3, modelDelayMs: 100 },
+    concurrent: {
+      runs: e.BENCH_CONCURRENT_RUNS ?? (quick ? 50 : 1000),
+      iterations: 3,
+      modelDelayMs: 100,
+      // A single pair is not a measurement (DESIGN.md, bench defaults).
+      repeats: e.BENCH_CONCURRENT_REPEATS ?? 3,
+    },
     timeoutMs: quick ? 180_000 : 900_000,
   };
 }
@@ -120,7 +128,12 @@ function gateConfig(e: z.infer<typeof Env>): SideBySideConfig {
     steps: { iterations: e.BENCH_STEPS_ITERATIONS ?? 15, rounds: 2, modelDelayMs: 5, indices: [1, 10], window: 10 },
     five: { runs: 6, modelDelayMs: 5, rounds: 2 },
     state: QUICK_STATE.filter((pair) => pair.label === GATE_STATE_LABEL),
-    concurrent: { runs: e.BENCH_CONCURRENT_RUNS ?? 50, iterations: 3, modelDelayMs: 100 },
+    concurrent: {
+      runs: e.BENCH_CONCURRENT_RUNS ?? 50,
+      iterations: 3,
+      modelDelayMs: 100,
+      repeats: e.BENCH_CONCURRENT_REPEATS ?? 3,
+    },
     timeoutMs: 180_000,
   };
 }

@@ -69,7 +69,9 @@ export function rowsOf(results: SideBySideResults): Row[] {
   if (runs) {
     // An engine asked for fewer runs (its cap, in its notes) is left out of the row.
     const at = (r: EngineResults) => (r.concurrent?.runs === runs ? r.concurrent : undefined);
-    add(`${runs.toLocaleString('en')} concurrent runs: wall time`, 's', (r) => at(r) && at(r)!.wallMs / 1000);
+    const rounds = Math.max(1, ...e.map((r) => r.concurrent?.rounds ?? 1));
+    const of = rounds > 1 ? `, median of ${rounds} rounds` : '';
+    add(`${runs.toLocaleString('en')} concurrent runs${of}: wall time`, 's', (r) => at(r) && at(r)!.wallMs / 1000);
     add(`  CPU (engine and its servers)`, 's', (r) => at(r) && at(r)!.cpuMs / 1000);
     add(`  peak memory (engine and its servers)`, 'MB', (r) => at(r) && at(r)!.peakRssBytes / 1e6);
   }

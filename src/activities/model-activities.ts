@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  contextText,
   FailureType,
   LiveReplyBuffer,
   type ModelCallInput,
@@ -104,6 +105,8 @@ export function createModelActivities({
         : undefined;
       if (described) refuseTakenNames(described, resolved.tools);
       const request = described ? { ...resolved, tools: [...described.map(toModelTool), ...resolved.tools] } : resolved;
+      // Kept whole, as the run will name it from its next call on (SentConversations.describedByWorker).
+      if (described) source.texts?.remember(contextText({ system: request.system, tools: request.tools }));
       const withTools = (reply: ModelReply): ModelCallResult =>
         described ? { ...reply, describedTools: described } : reply;
       const routed = request.endpoints ? balancer.pick(request.endpoints) : undefined;

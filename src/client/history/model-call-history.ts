@@ -7,6 +7,7 @@ import {
   modelCallsFromInputs,
   observationText,
   textHash,
+  ToolSpec,
   type AssistantBlock,
   type ModelCallInput,
   type ReasoningChain,
@@ -74,16 +75,28 @@ async function recordedCalls(client: Client, workflowId: string, runId: string) 
     .map(
       (
         r,
-      ): { runId: string; input: ModelCallInput; reply?: ModelReply; received?: AssistantBlock[]; error?: string } => {
+      ): {
+        runId: string;
+        input: ModelCallInput;
+        reply?: ModelReply;
+        received?: AssistantBlock[];
+        described?: ToolSpec[];
+        error?: string;
+      } => {
         const reply = r.result === undefined ? undefined : ModelReply.safeParse(r.result);
         const error =
           r.error ?? (reply && !reply.success ? 'the recorded reply does not read as a model reply' : undefined);
         // The next call names the reply's content as recorded (hashed as JSON): not as parsed, which may reorder keys.
         const received = reply?.success ? (r.result as { content: AssistantBlock[] }).content : undefined;
+        // The run's first call described its registered tools (ModelCallResult.describedTools).
+        const described = reply?.success
+          ? ToolSpec.array().safeParse((r.result as { describedTools?: unknown }).describedTools)
+          : undefined;
         return {
           runId,
           input: r.input as ModelCallInput,
           ...(reply?.success ? { reply: reply.data, received } : {}),
+          ...(described?.success ? { described: described.data } : {}),
           ...(error ? { error } : {}),
         };
       },
@@ -136,6 +149,7 @@ export async function modelCallsOfRun(
         (hash) => texts.get(hash),
         known,
         replies,
+        recorded.calls.map((r) => r.described),
       ),
     );
     before = lastConversations(requests, replies);

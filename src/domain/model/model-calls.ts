@@ -1,5 +1,6 @@
 import { SentConversation } from '../run/continued-state';
 import {
+  contextText,
   conversationFromParts,
   messageHash,
   replyMessage,
@@ -10,6 +11,8 @@ import {
   type TextLookup,
 } from '../threads/conversation-ref';
 import type { AssistantBlock, ModelMessage, ModelRequest } from './model-wire';
+import { toModelTool } from '../tools/offered-tool';
+import type { ToolSpec } from '../tools/tool-spec';
 
 /** A conversation rebuilt from a history, with its messages' hashes. */
 export interface RebuiltConversation {
@@ -24,7 +27,9 @@ export interface RebuiltConversation {
  * of the run and of those before it). `before` holds the conversations the Temporal run before
  * this one sent last (lastConversations): a handover's first call builds on one of them. For an
  * audit view of the prompts. `replies[i]` is what call i received, as recorded: the next call may
- * build on its conversation with that reply (REPLY_BY_REFERENCE_PATCH). Throws when a reference
+ * build on its conversation with that reply (REPLY_BY_REFERENCE_PATCH). `described[i]`: the
+ * registered tools call i described itself (its result's describedTools), offered before its own
+ * tools; the worker kept that whole context, and the next call names it. Throws when a reference
  * names nothing earlier (a history cut short) or a text not at hand (UnknownTextError). Pure.
  */
 export function modelCallsFromInputs(
@@ -32,11 +37,20 @@ export function modelCallsFromInputs(
   texts?: TextLookup,
   before: ReadonlyMap<string, RebuiltConversation> = new Map(),
   replies: readonly (readonly AssistantBlock[] | undefined)[] = [],
+  described: readonly (readonly ToolSpec[] | undefined)[] = [],
 ): ModelRequest[] {
   const earlier = new Map(before);
   const contexts = new Map<string, ModelContext>();
+  const offered = (request: ModelRequest, index: number): ModelRequest => {
+    const registered = described[index];
+    const { describeTools: _asked, ...sent } = request;
+    if (!registered) return sent;
+    const tools = [...registered.map(toModelTool), ...sent.tools];
+    contexts.set(textHash(contextText({ system: sent.system, tools })), { system: sent.system, tools });
+    return { ...sent, tools };
+  };
   return inputs.map((input, index) => {
-    if (!('conversation' in input)) return input;
+    if (!('conversation' in input)) return offered(input, index);
     const { conversation, context: hash, ...call } = input;
     const needsBase = conversation.parts.some((part) => 'from' in part);
     const base = earlier.get(conversation.baseHash);
@@ -49,12 +63,12 @@ export function modelCallsFromInputs(
     // The system prompt and tools come with the run's first call of them, and are named after.
     if ('system' in call) {
       if (hash !== undefined) contexts.set(hash, { system: call.system, tools: call.tools });
-      return { ...call, messages: rebuilt.messages };
+      return offered({ ...call, messages: rebuilt.messages }, index);
     }
     const context = hash === undefined ? undefined : contexts.get(hash);
     if (!context)
       throw new Error(`Model call ${index + 1} names a system prompt and tools that no earlier call of this run sent.`);
-    return { ...call, ...context, messages: rebuilt.messages };
+    return offered({ ...call, ...context, messages: rebuilt.messages }, index);
   });
 }
 

@@ -136,8 +136,13 @@ export class ReactLoop {
         } catch (err) {
           reply = await this.turnAgain(err);
         }
-        // The first reply brings the registered tools its call described (run-tools.ts).
-        if (reply.describedTools) this.parts.tools.described(reply.describedTools);
+        // The first reply brings the registered tools its call described (run-tools.ts), and its
+        // worker keeps the system prompt with every tool: the next call names them.
+        if (reply.describedTools) {
+          this.parts.tools.described(reply.describedTools);
+          const { system, tools } = this.parts.strategy;
+          this.ctx.conversations.describedByWorker({ system, tools });
+        }
         const { strategy } = this.parts;
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
         // A reply that may end the run keeps its thinking out of the chain while the output guardrails check it.

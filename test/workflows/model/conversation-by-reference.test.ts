@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { ModelCallHistoryError, modelCallsOfRun } from '../../../src/client/history/model-call-history';
 import { runIdsOf } from '../../../src/client/runs/run-ids';
-import { modelCallsFromInputs, textHash, type AssistantBlock, type ModelCallInput } from '../../../src/domain';
+import {
+  modelCallsFromInputs,
+  textHash,
+  type AssistantBlock,
+  type ModelCallInput,
+  type ToolSpec,
+} from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
@@ -30,17 +36,21 @@ const script = () =>
  * the reply's content it recorded; and its tools' results by text hash.
  */
 async function modelCallInputs(workflowId: string): Promise<{
-  calls: Array<{ input: ModelCallInput; bytes: number; reply?: AssistantBlock[] }>;
+  calls: Array<{ input: ModelCallInput; bytes: number; reply?: AssistantBlock[]; described?: ToolSpec[] }>;
   texts: Map<string, string>;
 }> {
   const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
   const texts = new Map<string, string>();
-  const results = new Map<string, { result?: unknown; content?: AssistantBlock[] }>();
+  const results = new Map<string, { result?: unknown; content?: AssistantBlock[]; describedTools?: ToolSpec[] }>();
   for (const e of history.events ?? []) {
     const done = e.activityTaskCompletedEventAttributes;
     const payload = done?.result?.payloads?.[0];
     if (!done || !payload) continue;
-    const value = defaultPayloadConverter.fromPayload(payload) as { result?: unknown; content?: AssistantBlock[] };
+    const value = defaultPayloadConverter.fromPayload(payload) as {
+      result?: unknown;
+      content?: AssistantBlock[];
+      describedTools?: ToolSpec[];
+    };
     results.set(String(done.scheduledEventId), value);
     if (typeof value.result === 'string') texts.set(textHash(value.result), value.result);
   }
@@ -53,6 +63,7 @@ async function modelCallInputs(workflowId: string): Promise<{
         input: defaultPayloadConverter.fromPayload(payload) as ModelCallInput,
         bytes: payload.data!.length,
         reply: results.get(String(e.eventId))?.content,
+        described: results.get(String(e.eventId))?.describedTools,
       },
     ];
   });
@@ -91,6 +102,7 @@ describe('a model call records only what is new in the conversation', () => {
       // After the first, a call names the last reply (its worker kept it) and the new observation:
       // the history holds each reply and each observation once, as the activity's result, not again
       // in the next call, which adds only the message that carries the tool's result.
+      expect(inputs[0]!.input).toMatchObject({ describeTools: {} });
       for (const [i, { input, bytes }] of inputs.entries()) {
         expect('conversation' in input).toBe(true);
         if (i === 0) continue;
@@ -100,9 +112,10 @@ describe('a model call records only what is new in the conversation', () => {
             known: [{ message: 2 * i, block: 0 }],
           },
         });
-        // The system prompt and tools went with the first call; later calls name them.
+        // The system prompt went with the first call, which had its worker describe the registered
+        // tools; that worker kept the prompt with every tool, and later calls name it.
         expect('system' in input || 'tools' in input).toBe(false);
-        expect(input).toMatchObject({ context: (inputs[0]!.input as { context: string }).context });
+        expect(input).toMatchObject({ context: (inputs[1]!.input as { context: string }).context });
         expect(bytes).toBeLessThan(1_000);
       }
       // The model got every message, growing by one observation a call.
@@ -115,6 +128,7 @@ describe('a model call records only what is new in the conversation', () => {
           (hash) => texts.get(hash),
           undefined,
           replies,
+          inputs.map((x) => x.described),
         ).map((r) => r.messages);
       expect(rebuilt(inputs.map((x) => x.reply))).toEqual(model.calls.map((c) => c.messages));
       // The replies it records are what the next calls build on: without them, nothing rebuilds.
@@ -123,6 +137,8 @@ describe('a model call records only what is new in the conversation', () => {
       const { runId } = await env.client.workflow.getHandle(workflowId).describe();
       const audited = await modelCallsOfRun(env.client, workflowId, [runId], result.chain.steps);
       expect(audited.map((c) => c.request.messages)).toEqual(model.calls.map((c) => c.messages));
+      // With the tools the first call described, and the whole context later calls name.
+      expect(audited.map((c) => c.request.tools)).toEqual(model.calls.map((c) => c.tools));
       // A chain that does not pair with the history is refused, never matched up silently.
       const firstLlm = result.chain.steps.findIndex((s) => s.type === 'tool_call' && s.toolCall.toolType === 'llm');
       const short = result.chain.steps.filter((_, i) => i !== firstLlm);

@@ -78,7 +78,7 @@ describe('a run started by agent name', () => {
     expect(ended.typedSearchAttributes.get(AgentAttribute)).toBe('researcher');
     expect(ended.typedSearchAttributes.get(AgentVersionAttribute)).toBe('1.2.0');
 
-    // The definition came with the tool specs: one activity, where a run without one has describeTools.
+    // The definition came with the tool specs: one activity before the first model call, which a run without one has not.
     const activities = (await scheduledActivities(env.client, workflowId)).map((a) => a.type);
     expect(activities).toEqual(['describeAgent', 'callModel']);
     // The version rides on the run's usual upserts: as many as the same run without an agent makes.
@@ -88,9 +88,11 @@ describe('a run started by agent name', () => {
     });
     expect(await upserts(workflowId)).toBe(await upserts(plain.workflowId));
     expect(await upserts(workflowId)).toBeGreaterThan(0);
-    // And in all: a run by name costs the same billable actions as the same run without a definition.
+    // And in all: a run by name costs one activity more than the same run without a definition (its
+    // describeAgent; that run's first model call describes its tools), nothing else.
     const cost = async (id: string) => billableActions(await env.client.workflow.getHandle(id).fetchHistory());
-    expect(await cost(workflowId)).toEqual(await cost(plain.workflowId));
+    const [named, unnamed] = [await cost(workflowId), await cost(plain.workflowId)];
+    expect(named).toEqual({ ...unnamed, activities: unnamed.activities + 1, total: unnamed.total + 1 });
   });
 
   it('keeps its definition across continue-as-new, and lists by agent and version', async () => {

@@ -166,6 +166,16 @@ export class SentConversations {
     return { hash, sentBefore };
   }
 
+  /**
+   * Notes a context the worker holds whole without this run having sent it: the run's first call
+   * had the worker describe its registered tools, and that worker kept the system prompt with
+   * every tool offered. The next call names it like one sent before; a worker that lacks it asks
+   * the run (findContext).
+   */
+  describedByWorker(context: ModelContext): void {
+    this.context(context);
+  }
+
   /** The system prompt and tools sent under `hash`, for a worker that lacks them; else undefined. */
   findContext(hash: unknown): ModelContext | undefined {
     return typeof hash === 'string' ? this.contexts.get(hash) : undefined;

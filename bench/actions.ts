@@ -45,7 +45,7 @@ export async function measureActions(ctx: BenchContext, config: BenchConfig): Pr
   await attempt('bare Temporal SDK loop', () => bareRun(ctx, iterations));
   await attempt('temporal-ai-sdk', () => aiSdkRun(ctx, config, iterations));
   const rows: Measurement[] = costs.flatMap((c) => [
-    // Issue 44: at most 2 an iteration + 3 (a start, the tool description, two upserts, less one).
+    // Issue 44: at most 2 an iteration + 3 (a start, two upserts; the tools are described by the first model call).
     measurement(
       `${c.loop}: billable actions per run (${turns} model calls, ${iterations} tool calls)`,
       c.actions.total,
@@ -65,7 +65,7 @@ export async function measureActions(ctx: BenchContext, config: BenchConfig): Pr
         'billableActions(history): the run start, every activity attempt, one per workflow task that ran local activities, search-attribute upserts, timers, child starts, signals received or sent, updates accepted; queries and heartbeats leave no event and are not counted',
       why: {
         describeTools:
-          "Thoughtline's one extra activity per agent run: the worker says which tools it has, so the workflow never holds a tool list of its own",
+          "no action of its own: the run's first model call has the worker describe the tools it has, so the workflow never holds a tool list of its own (a run that reads them before that call, with text ReAct, planning, a budget or a tenant, pays one describeTools activity)",
         upserts:
           "Thoughtline's status in search attributes (the first publish, each change of status or model, the end): what the Web UI and `thoughtline list` filter runs by",
       },

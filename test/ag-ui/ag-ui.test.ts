@@ -121,7 +121,8 @@ describe('GET /v1/runs/:id/ag-ui', () => {
       { id: 't1', description: 'Look up alpha', dependencies: [], estimated_complexity: 'low' },
       { id: 't2', description: 'Answer', dependencies: ['t1'], estimated_complexity: 'low' },
     ];
-    models.script(k, [
+    // The model waits until the client is connected: no task completes before it watches.
+    const held = models.hold(k, [
       { content: [say(JSON.stringify({ tasks }))] },
       { content: [say('First task.'), useTool('update_task', { task_id: 't1', status: 'completed' })] },
       { content: [say('Second task.'), useTool('update_task', { task_id: 't2', status: 'completed' })] },
@@ -138,7 +139,7 @@ describe('GET /v1/runs/:id/ag-ui', () => {
       headers: auth(),
       fetch: (url, init) => fetch(url, { headers: init?.headers, signal: init?.signal }),
     });
-    const got = await run(agent);
+    const got = await run(agent, {}, { onEvent: () => held.release() });
     expect(got.types).toContain('STATE_SNAPSHOT');
     expect(got.types.filter((t) => t === 'STATE_DELTA').length).toBeGreaterThanOrEqual(2);
     expect(agent.state).toMatchObject({ plan: { completed: 2, total: 2 } });

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { matchesGlob } from 'node:path';
 
-// `npm run test:slow`: the long end-to-end scenarios (a real minute of rate-limit waiting, the CLI
-// following runs in a terminal, the installed package, Chromium, a secured cluster, 500-iteration
-// runs, the short chaos scenarios, the CLI's process-heavy files), kept out of `npm test` so the
-// default suite stays under 10 minutes on 2 cores. CI runs them right after it (.ci/run); nothing
-// here is skipped, only scheduled apart.
+// `npm run test:slow`: the long end-to-end scenarios (the CLI following runs in a terminal, the
+// installed package, Chromium, a secured cluster, 500-iteration runs, the short chaos scenarios,
+// the CLI's process-heavy files), kept out of `npm test` so the default suite stays under 10
+// minutes on 2 cores. CI runs them right after it (.ci/run); nothing here is skipped, only
+// scheduled apart.
 const listed = (file: string): string[] => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')).files;
 /** The slow stage's files (test/slow-files.json): in exactly one of `npm test` and `npm run test:slow`. */
 const SLOW_FILES = listed('./test/slow-files.json');
@@ -28,8 +28,8 @@ const common = {
 
 export default defineConfig({
   test: {
-    // Three files at a time, not the default suite's two: much of this stage waits (a real minute of
-    // rate limits, npm installing the package, Chromium, servers starting), and waits overlap.
+    // Three files at a time, not the default suite's two: much of this stage waits (npm installing
+    // the package, Chromium, servers starting), and waits overlap.
     // Measured: 500 s with two, 340 s with three (issue 64's note).
     maxWorkers: 3,
     globalSetup: ['test/global-setup.ts'],

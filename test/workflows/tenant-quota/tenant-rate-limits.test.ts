@@ -1,17 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import type { TenantLimits } from '../../../src/domain/identity/tenant-limits';
 import { cancelSignal } from '../../../src/workflows/messages';
 import { tenantQuotaQuery, tenantQuotaWorkflowId } from '../../../src/workflows/tenant-quota/tenant-quota-messages';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
-import { createHarness, useTestEnv } from '../../helpers/temporal-env';
+import { createHarness, useTestEnv, type TestEnv } from '../../helpers/temporal-env';
 import { testTools } from '../../helpers/test-tools';
+import { createTimeSkippingEnv } from '../../helpers/time-skipping-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 const env = useTestEnv();
+
+/**
+ * The wait for a per-minute window runs on the time-skipping server: the run's minute passes in
+ * workflow time while the test awaits the result, not in real time. The other cases (no wait, or a
+ * cancel during one) stay on the suite's dev server.
+ */
+let skipping: TestWorkflowEnvironment;
+const skippingEnv = (): TestEnv => ({
+  client: skipping.client,
+  nativeConnection: skipping.nativeConnection,
+  namespace: skipping.namespace ?? 'default',
+});
+beforeAll(async () => {
+  skipping = await createTimeSkippingEnv();
+});
+afterAll(async () => skipping?.teardown());
 
 /** A lookup, then the answer: two model calls and one tool call. */
 const lookupThenFinish = (id: string) => [
@@ -19,11 +37,11 @@ const lookupThenFinish = (id: string) => [
   { content: [useTool('finish', { result: 'alpha=50' }, `toolu_${id}2`)] },
 ];
 
-/** One run of `lookupThenFinish` for a tenant with `limits`, with its history's timers and the quota's state after. */
-async function runFor(limits: TenantLimits | undefined, turns = lookupThenFinish('r')) {
+/** One run of `lookupThenFinish` for a tenant with `limits` on `server`, with its history's timers and the quota's state after. */
+async function runFor(limits: TenantLimits | undefined, turns = lookupThenFinish('r'), server: TestEnv = env) {
   const tenant = `rates-${randomUUID().slice(0, 8)}`;
   const scripted = createScriptedModel(turns);
-  const h = await createHarness(env, {
+  const h = await createHarness(server, {
     tools: testTools().tools,
     models: { scripted },
     tenantLimits: { tenants: limits ? { [tenant]: limits } : {} },
@@ -32,7 +50,7 @@ async function runFor(limits: TenantLimits | undefined, turns = lookupThenFinish
   return h.worker.runUntil(async () => {
     const handle = await h.agents.start({ task: 'Look up alpha', model: SCRIPTED_MODEL, caller });
     const result = await handle.result();
-    const history = await env.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const history = await server.client.workflow.getHandle(handle.workflowId).fetchHistory();
     const events = history.events ?? [];
     const timers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED).length;
     const leases = events
@@ -40,7 +58,7 @@ async function runFor(limits: TenantLimits | undefined, turns = lookupThenFinish
       .filter((a) => a?.activityType?.name === 'leaseTenantTokens')
       .map((a) => defaultPayloadConverter.fromPayload(a!.input!.payloads![0]!));
     const quota = limits
-      ? await env.client.workflow.getHandle(tenantQuotaWorkflowId(tenant)).query(tenantQuotaQuery)
+      ? await server.client.workflow.getHandle(tenantQuotaWorkflowId(tenant)).query(tenantQuotaQuery)
       : undefined;
     return { tenant, result, timers, leases, quota, scripted };
   });
@@ -52,7 +70,11 @@ const rateNotes = (result: Awaited<ReturnType<typeof runFor>>['result']) =>
 describe('tenant rate and cost limits, enforced before each model and tool call', () => {
   it('a tenant at its calls per minute waits visibly (one timer) until the window frees, then proceeds to success', async () => {
     // One call a minute... two: the first model call and the lookup fill the minute; the second model call waits.
-    const { tenant, result, timers, quota, scripted } = await runFor({ callsPerMinute: 2 });
+    const { tenant, result, timers, quota, scripted } = await runFor(
+      { callsPerMinute: 2 },
+      lookupThenFinish('r'),
+      skippingEnv(),
+    );
     expect(result).toMatchObject({ success: true, finalAnswer: 'alpha=50' });
     scripted.verify();
     const notes = rateNotes(result);
@@ -63,9 +85,13 @@ describe('tenant rate and cost limits, enforced before each model and tool call'
     );
     expect(note?.visibility.level).toBe('full');
     expect(timers).toBe(1);
+    // The minute was waited out in workflow time (the first two calls count until a minute after
+    // them), and no more: the timer fired when the window freed.
+    expect(result.executionTimeMs).toBeGreaterThanOrEqual(60_000);
+    expect(result.executionTimeMs).toBeLessThan(120_000);
     expect(quota?.activeRuns).toEqual([]);
     expect(quota?.callsThisMinute).toBeLessThanOrEqual(2);
-  }, 150_000);
+  });
 
   it("with onRateLimit 'stop' the run ends with token_budget and names the limit, the call recorded as not run", async () => {
     const { tenant, result, timers } = await runFor({ callsPerMinute: 1, onRateLimit: 'stop' });

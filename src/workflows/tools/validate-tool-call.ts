@@ -19,7 +19,7 @@ export function createToolCallValidator(specs: readonly ToolSpec[], controlTools
   const schemaOf = (spec: ToolSpec): z.ZodType => {
     let schema = schemas.get(spec.name);
     if (!schema) {
-      schema = z.fromJSONSchema(spec.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+      schema = compiledSchema(spec.inputSchema);
       schemas.set(spec.name, schema);
     }
     return schema;
@@ -44,3 +44,31 @@ export function createToolCallValidator(specs: readonly ToolSpec[], controlTools
     return { ok: true, spec, args: parsed.data as Record<string, unknown> };
   };
 }
+
+/** Compiled input schemas kept at most, shared by the runs of a workflow thread. */
+export const MAX_COMPILED_SCHEMAS = 256;
+
+/**
+ * Validators compiled from tool input schemas, by the schema's JSON, the latest used last. Every run
+ * of a tool set would otherwise compile the same schemas again (a third of a millisecond a run on
+ * the bench's one tool). Module state, shared by the runs a workflow thread holds, and still
+ * deterministic: a validator depends only on its schema, and zod's lazily filled fields (the
+ * memoizer) are the same whichever run fills them.
+ */
+const compiled = new Map<string, z.ZodType>();
+
+export function compiledSchema(inputSchema: unknown): z.ZodType {
+  const key = JSON.stringify(inputSchema);
+  let schema = compiled.get(key);
+  if (schema) compiled.delete(key);
+  else schema = z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+  compiled.set(key, schema);
+  for (const oldest of compiled.keys()) {
+    if (compiled.size <= MAX_COMPILED_SCHEMAS) break;
+    compiled.delete(oldest);
+  }
+  return schema;
+}
+
+/** How many compiled schemas are kept (for the bound's test). */
+export const compiledSchemaCount = (): number => compiled.size;

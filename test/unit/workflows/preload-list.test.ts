@@ -36,6 +36,9 @@ const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
   'domain/approval/approval-sql-rule.ts parsers',
   // Keyed by each run's own step objects, weakly: a run finds only its own steps there.
   'domain/chain/chain-view.ts viewedSteps',
+  // Validators compiled from tool input schemas, by the schema's JSON: a validator depends only on
+  // its schema, whichever run compiled it (bounded by MAX_COMPILED_SCHEMAS).
+  'workflows/tools/validate-tool-call.ts compiled',
 ]);
 
 /** Containers whose contents change in place; module-level ones must be read-only by type. */

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../../src/tools/define-tool';
 import { toToolSpec } from '../../../../src/tools/tool-registry';
-import { createToolCallValidator } from '../../../../src/workflows/tools/validate-tool-call';
+import {
+  compiledSchema,
+  compiledSchemaCount,
+  createToolCallValidator,
+  MAX_COMPILED_SCHEMAS,
+} from '../../../../src/workflows/tools/validate-tool-call';
 
 const weather = defineTool({
   name: 'get_weather',
@@ -35,5 +40,20 @@ describe('tool call validation in the workflow', () => {
     expect(text).toContain('location');
     expect(text).toContain('units');
     expect(text).toContain('"required":["location"]');
+  });
+
+  it('compiles a schema once for every run that shares it, and keeps at most MAX_COMPILED_SCHEMAS', () => {
+    const schema = toToolSpec(weather).inputSchema;
+    // A second run's validator gets the same compiled schema, from a copy of the JSON it was sent as.
+    const first = compiledSchema(schema);
+    expect(compiledSchema(JSON.parse(JSON.stringify(schema)))).toBe(first);
+    for (let i = 0; i <= MAX_COMPILED_SCHEMAS; i += 1)
+      compiledSchema({ type: 'object', properties: { [`field${i}`]: { type: 'string' } } });
+    expect(compiledSchemaCount()).toBe(MAX_COMPILED_SCHEMAS);
+    // The oldest went first: the weather schema compiles anew, and still validates.
+    const again = compiledSchema(schema);
+    expect(again).not.toBe(first);
+    expect(again.safeParse({ location: 'Paris' }).success).toBe(true);
+    expect(again.safeParse({ location: 7 }).success).toBe(false);
   });
 });

@@ -43,7 +43,7 @@ import { fitContext } from './fit-context';
 import { firstHolding, type LoopView, type StopPredicate } from './stop-conditions';
 import { switchedToText, switchesToText, type StrategySlot } from './loop-turn';
 import { endBlocked, endRun, endWithoutModel, synthesise, type RunOutcome } from './run-outcome';
-import { checksOutput } from '../guardrails/check-point';
+import { checksOutput, guardrailsAt } from '../guardrails/check-point';
 import { checkAnswer, checkTask, checkToolResults, type Checked } from '../guardrails/guardrail-stages';
 import { structuredFinal } from './structured-final';
 import { recordExtendedThinking, thoughtProblem } from './thoughts';
@@ -105,8 +105,9 @@ export class ReactLoop {
 
   async run(): Promise<RunOutcome> {
     try {
-      // The input guardrails read the task before any model does (a plan's included).
-      if (!this.input.continued && this.state.modelCalls === 0) {
+      // The input guardrails read the task before any model does (a plan's included); without
+      // any, nothing is awaited (each await is a promise the SDK takes a stack trace for).
+      if (!this.input.continued && this.state.modelCalls === 0 && guardrailsAt(this.input, 'input').length) {
         const task = await checkTask(this.ctx, this.parts.people.desk);
         if (task.kind === 'blocked') return endBlocked(this.ctx, 'custom', `The task was not run: ${task.why}.`);
       }
@@ -254,15 +255,18 @@ export class ReactLoop {
     const call = checked.redacted ? { ...next.call, input: { reason } } : next.call;
     recordControlCall(this.chain, this.input, call, { success: true, result: reason });
     this.recordNotRun(next.skipped, `"${this.input.giveUpToolName}" was called in the same turn`);
-    await synthesise(this.ctx, 'failure', `The task could not be completed: ${reason}`);
+    const judging = synthesise(this.ctx, 'failure', `The task could not be completed: ${reason}`);
+    if (judging) await judging;
     return { reason: 'failure', answer: reason };
   }
 
   /** A final answer ends the run with success, unless the goal check or a person sends it back. */
   private async finish(next: FinalAnswer): Promise<RunOutcome | undefined> {
-    const instruction = await this.sentBack(next);
+    // Only what may send the answer back or check it is awaited (each await is a traced promise).
+    const instruction = this.maySendBack() ? await this.sentBack(next) : undefined;
     if (instruction !== undefined) return void this.sendBack(next, instruction);
-    const checked = await this.checkedAnswer(next.answer);
+    const checking = this.checkedAnswer(next.answer);
+    const checked = 'kind' in checking ? checking : await checking;
     if (checked.kind === 'blocked') {
       if (next.via === 'finish_tool') {
         // The finish call is shown without its arguments: they hold the answer.
@@ -388,6 +392,11 @@ export class ReactLoop {
    * `planning.goalCheck`, what the goal still misses; then, with `confirmBelowConfidence`, a
    * person's note on an answer below it.
    */
+  /** Whether a goal check or a person may send an answer back (sentBack). */
+  private maySendBack(): boolean {
+    return this.planKeeper?.checksGoal === true || this.input.confirmBelowConfidence !== undefined;
+  }
+
   private async sentBack(next: FinalAnswer): Promise<string | undefined> {
     if (this.planKeeper?.checksGoal) {
       const checked = await this.planKeeper.checkGoal(next.answer);

@@ -11,7 +11,7 @@ import {
   type JudgedAnswer,
 } from '../core/chain/grounding';
 import type { RunContext } from '../core/state/run-context';
-import { judgeClaims } from '../planning/verdicts/claim-judge';
+import { judgeClaims, judgesClaims } from '../planning/verdicts/claim-judge';
 
 /** How a run ended: its termination reason, its answer (partial or not) and, for `error`, what went wrong. */
 export interface RunOutcome {
@@ -24,34 +24,41 @@ export interface RunOutcome {
   output?: unknown;
 }
 
-/** The answer becomes the chain's synthesis, and the run's outcome. */
-export async function endRun(
+/**
+ * The answer becomes the chain's synthesis, and the run's outcome: at once, unless a judge model
+ * reads the claims first (each await is a promise the SDK takes a stack trace for).
+ */
+export function endRun(
   ctx: RunContext,
   reason: TerminationReason,
   answer: string,
   confidence?: number,
   output?: unknown,
-): Promise<RunOutcome> {
-  await synthesise(ctx, reason, answer, confidence);
-  return {
+): RunOutcome | Promise<RunOutcome> {
+  const outcome: RunOutcome = {
     reason,
     answer,
     ...(confidence !== undefined ? { confidence } : {}),
     ...(output !== undefined ? { output } : {}),
   };
+  const judging = synthesise(ctx, reason, answer, confidence);
+  return judging ? judging.then(() => outcome) : outcome;
 }
 
 /**
  * The chain's last step: the answer, with what stands behind it (core/grounding.ts), the claims
  * the rules left unsupported read once more by the judge model when `grounding.judge` is set.
+ * Recorded at once without a judge call (undefined); else the promise of that call.
  */
-export async function synthesise(
+export function synthesise(
   ctx: RunContext,
   reason: TerminationReason,
   answer: string,
   confidence?: number,
-): Promise<void> {
-  recordSynthesis(ctx, reason, answer, await judgeClaims(ctx, rulesJudgement(ctx, reason, answer), answer), confidence);
+): Promise<void> | undefined {
+  const judged = rulesJudgement(ctx, reason, answer);
+  if (!judgesClaims(ctx, judged)) return void recordSynthesis(ctx, reason, answer, judged, confidence);
+  return judgeClaims(ctx, judged, answer).then((j) => recordSynthesis(ctx, reason, answer, j, confidence));
 }
 
 /** The rules' judgement of `checked`: the part of the answer whose claims are checked. */

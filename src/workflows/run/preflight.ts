@@ -45,7 +45,9 @@ export async function preflight(
     }
   }
   // A new run follows its agent definition from here on (resolve-agent.ts).
-  const resolved: ResolvedAgent = carriedTools ? { input } : await resolveAgent(ctx);
+  // Only a run by agent awaits its definition (each await is a promise the SDK takes a stack trace for).
+  const byAgent = !carriedTools && (input.agent !== undefined || input.definition !== undefined);
+  const resolved: ResolvedAgent = byAgent ? await resolveAgent(ctx) : { input };
   if ('refused' in resolved) {
     chain.thinking(`Refused: ${resolved.refused}`, { level: 'full' });
     return { refused: { reason: 'error', answer: '', error: resolved.refused } };
@@ -58,7 +60,8 @@ export async function preflight(
     return { refused: { reason: 'error', answer: '', error: variantRefused } };
   }
   if (!carriedTools) {
-    const guarded = await describeGuardrails(ctx);
+    // Only a run that names guardrails awaits their descriptions.
+    const guarded = guardrailNames(ctx.input).length ? await describeGuardrails(ctx) : withoutGivenSpecs(ctx);
     if (guarded) {
       chain.thinking(`Refused: ${guarded}`, { level: 'full' });
       return { refused: { reason: 'error', answer: '', error: guarded } };
@@ -94,11 +97,7 @@ const describedByFirstCall = (input: AgentInput): boolean =>
  */
 async function describeGuardrails(ctx: RunContext): Promise<string | undefined> {
   const { guardrailSpecs: _given, ...input } = ctx.input;
-  const names = [...new Set([...(input.definition?.guardrails ?? []), ...(input.guardrails ?? [])])];
-  if (!names.length) {
-    if (_given !== undefined) ctx.input = input;
-    return undefined;
-  }
+  const names = guardrailNames(input);
   if (names.length > MAX_RUN_GUARDRAILS)
     return `the run and its agent name ${names.length} guardrails; at most ${MAX_RUN_GUARDRAILS}.`;
   const described = await activities.describeGuardrails(names);
@@ -107,6 +106,18 @@ async function describeGuardrails(ctx: RunContext): Promise<string | undefined> 
     return `no guardrail ${described.unknown.map((n) => `"${n}"`).join(', ')} is registered on the worker that took this run (${known}).`;
   }
   ctx.input = { ...input, guardrailSpecs: described.specs };
+  return undefined;
+}
+
+const guardrailNames = (input: AgentInput): string[] => [
+  ...new Set([...(input.definition?.guardrails ?? []), ...(input.guardrails ?? [])]),
+];
+
+/** A run that names no guardrails drops the specs its caller sent: only a worker describes guardrails. */
+function withoutGivenSpecs(ctx: RunContext): undefined {
+  if (ctx.input.guardrailSpecs === undefined) return undefined;
+  const { guardrailSpecs: _given, ...input } = ctx.input;
+  ctx.input = input;
   return undefined;
 }
 

@@ -15,6 +15,10 @@ import { applyClaimVerdicts } from './claim-verdicts';
 import { askForVerdict } from './verdict-call';
 import { readClaimJudgeReply } from './verdict-reader';
 
+/** Whether the judge is called for `judged`: the run has one, and the answer observations behind it. */
+export const judgesClaims = (ctx: RunContext, judged: JudgedAnswer): boolean =>
+  ctx.input.grounding?.judge !== undefined && judged.sources.length > 0;
+
 /** Room for the judge's JSON: a line per claim. */
 const JUDGE_MAX_TOKENS = 1_024;
 
@@ -30,7 +34,7 @@ const JUDGE_MAX_TOKENS = 1_024;
  */
 export async function judgeClaims(ctx: RunContext, judged: JudgedAnswer, answer: string): Promise<JudgedAnswer> {
   const judge = ctx.input.grounding?.judge;
-  if (judge === undefined || judged.sources.length === 0) return judged;
+  if (judge === undefined || !judgesClaims(ctx, judged)) return judged;
   const check: ClaimCheck = judged.claimCheck ?? { method: 'rules', claims: [], unsupported: [] };
   const { chain, input } = ctx;
   const observations = judgedObservations(chain.steps, controlToolNames(input));

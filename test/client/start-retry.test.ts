@@ -45,7 +45,7 @@ describe('a start the server refuses for a search attribute it does not know yet
       );
       const attributes = (await handle.describe()).typedSearchAttributes;
       expect(attributes.get(AgentAttribute)).toBe('late');
-      expect(attributes.get(StatusAttribute)).toBe('started');
+      expect(attributes.get(StatusAttribute)).toBe('running');
     } finally {
       await handle.terminate('test over');
     }

@@ -5,6 +5,7 @@ import {
   CallerAttribute,
   ForkedFromAttribute,
   ModelAttribute,
+  RUNNING_STATUS,
   StatusAttribute,
   TenantAttribute,
   type AgentInput,
@@ -33,7 +34,7 @@ export function agentStartOptions(input: AgentInput, origin?: RunOrigin): AgentS
     staticSummary: shortTask(input.task),
     staticDetails: `Agent **${input.agentName}** · model \`${input.model.provider}/${input.model.model}\` · up to ${input.maxIterations} iterations`,
     typedSearchAttributes: [
-      { key: StatusAttribute, value: 'started' },
+      { key: StatusAttribute, value: RUNNING_STATUS },
       { key: ModelAttribute, value: input.model.model },
       { key: AgentAttribute, value: input.agentName },
       // A definition sent inline is known now; one the worker resolves by name is upserted by the run.

@@ -3,6 +3,12 @@ import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common
 
 /** Custom search attributes every run upserts; the dev server and docker-compose register them. */
 export const StatusAttribute = defineSearchAttributeKey('ThoughtlineStatus', 'KEYWORD');
+/**
+ * `ThoughtlineStatus` of a live run neither waiting for a person nor paused, from its start on:
+ * a list cannot keep up with its thinking and calling tools, and a run whose first reply changes
+ * nothing a list filters on upserts nothing for it (publish-progress.ts).
+ */
+export const RUNNING_STATUS = 'running';
 export const IterationAttribute = defineSearchAttributeKey('ThoughtlineIteration', 'INT');
 export const TokensAttribute = defineSearchAttributeKey('ThoughtlineTokens', 'INT');
 export const CostAttribute = defineSearchAttributeKey('ThoughtlineCostUsd', 'DOUBLE');

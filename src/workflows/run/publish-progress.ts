@@ -6,6 +6,7 @@ import {
   VariantAttribute,
   IterationAttribute,
   ModelAttribute,
+  RUNNING_STATUS,
   StatusAttribute,
   TokensAttribute,
   renderChainMarkdown,
@@ -56,7 +57,7 @@ export function createProgress(chain: ChainBuilder, status: () => AgentStatus): 
   const shown = detailsWhenRead(render);
   // Typed as a string by the SDK, which only ever turns it into JSON (see details-when-read.ts).
   setCurrentDetails(shown.details as unknown as string);
-  const upserts = upsertPolicy();
+  const upserts = upsertPolicy(statusAtStart());
   const publish = (statusValue?: string): void => {
     const s = status();
     const searchable: Searchable = {
@@ -102,26 +103,37 @@ interface Searchable {
 }
 
 /**
- * Whether a publish upserts: each upsert is a billable action, a command and a history event, so
- * only the first, a change of status or model, and the run's last publish do. Iteration, tokens
- * and cost ride along with those; between them the `status` query and the chain are current.
+ * The status as the run's start set it (`agentStartOptions` starts a run `running`), or as the
+ * Temporal run before a handover left it: a first publish that does not change it is no upsert.
+ * Undefined for a run started without one (a sub-agent), whose first publish upserts.
  */
-function upsertPolicy(): { due(next: Searchable, final: boolean): boolean } {
-  let last: Searchable | undefined;
+function statusAtStart(): string | undefined {
+  return workflowInfo().typedSearchAttributes.get(StatusAttribute);
+}
+
+/**
+ * Whether a publish upserts: each upsert is a billable action, a command and a history event, so
+ * only a change of status from what the run last showed (its start included) and the run's last
+ * publish do. The model that answered, iteration, tokens, cost, the agent's version and an
+ * experiment's variant ride along with those (a provider names the model that answered, often
+ * not as it was asked for, so a model change at every run's first reply would cost an action);
+ * between them the `status` query and the chain are current.
+ */
+function upsertPolicy(started: string | undefined): { due(next: Searchable, final: boolean): boolean } {
+  let last = started;
   return {
     due(next, final) {
-      const due = final || !last || changedAtOnce(last, next);
-      if (due) last = next;
+      const due = final || last !== next.status;
+      if (due) last = next.status;
       return due;
     },
   };
 }
 
-const changedAtOnce = (a: Searchable, b: Searchable): boolean => a.status !== b.status || a.model !== b.model;
-
-/** The Web UI filters on these: a run waiting for an approval, for a raise of its budget, for any other input, or its chain status. */
+/** The Web UI filters on these: a run waiting for an approval, for a raise of its budget, for any other input, or running. */
 function searchableStatus(s: AgentStatus): string {
   if (s.pendingApprovals.length > 0) return 'waiting_approval';
   if (s.budgetPause) return 'awaiting_budget';
-  return s.waitingFor ? 'waiting_input' : s.status;
+  if (s.waitingFor) return 'waiting_input';
+  return s.status === 'thinking' || s.status === 'tool_calling' ? RUNNING_STATUS : s.status;
 }

@@ -12,7 +12,13 @@ import {
 } from '@temporalio/workflow';
 import type { AgentResult } from '../../domain';
 import { FailureType } from '../../domain/run/failure-types';
-import { AgentAttribute, CallerAttribute, StatusAttribute, TenantAttribute } from '../../domain/run/search-attributes';
+import {
+  AgentAttribute,
+  CallerAttribute,
+  RUNNING_STATUS,
+  StatusAttribute,
+  TenantAttribute,
+} from '../../domain/run/search-attributes';
 import {
   MAX_THREAD_ID_CHARS,
   MAX_TURN_ID_CHARS,
@@ -177,7 +183,7 @@ function childOptions(
     staticDetails: `Turn ${record.turn} of thread ${cutText(start.threadId, MAX_THREAD_ID_CHARS)}`,
     memo: { task: summary },
     typedSearchAttributes: [
-      { key: StatusAttribute, value: 'started' },
+      { key: StatusAttribute, value: RUNNING_STATUS },
       { key: AgentAttribute, value: input.agentName ?? 'agent' },
       ...(start.owner.tenant ? [{ key: TenantAttribute, value: start.owner.tenant }] : []),
       { key: CallerAttribute, value: start.owner.id },

@@ -14,7 +14,7 @@ const FAST_CALLS = 4;
 
 describe('search attributes while a run runs', () => {
   it(
-    'upserts at the first publish, at each change of status, and at the end: never for progress alone',
+    'upserts at each change of status and at the end: never for progress alone, nor for a first reply that changes nothing',
     { timeout: 60_000 },
     async () => {
       const fast = defineTool({
@@ -51,8 +51,8 @@ describe('search attributes while a run runs', () => {
       expect(ran).toHaveLength(1);
 
       // Every upsert is the run's own (no TemporalChangeVersion: nothing asks patched()). Seven replies
-      // and six results published; only the first, each change of status (the wait for approval, the
-      // approved call running, thinking again) and the end upserted.
+      // and six results published; the start set `running` and the model, which the first reply left
+      // as they were; only each change of status (the wait for approval, running again) and the end upserted.
       expect(upserts.map((u) => Object.keys(u).sort())).toEqual(
         upserts.map(() => [
           'ThoughtlineCostUsd',
@@ -63,10 +63,8 @@ describe('search attributes while a run runs', () => {
         ]),
       );
       expect(upserts.map((u) => [u['ThoughtlineStatus'], u['ThoughtlineIteration']])).toEqual([
-        ['thinking', 1],
         ['waiting_approval', FAST_CALLS + 1],
-        ['tool_calling', FAST_CALLS + 1],
-        ['thinking', FAST_CALLS + 1],
+        ['running', FAST_CALLS + 1],
         ['success', FAST_CALLS + 3],
       ]);
       expect(attributes.get(StatusAttribute)).toBe('success');

@@ -125,6 +125,19 @@ async function eventCount(handle: WorkflowHandle, type: number): Promise<number>
   return (history.events ?? []).filter((e) => e.eventType === type).length;
 }
 
+/** Model calls whose reply is in the run's history (completed callModel activities). */
+async function completedModelCalls(handle: WorkflowHandle): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const types = new Map(
+    events.map((e) => [String(e.eventId), e.activityTaskScheduledEventAttributes?.activityType?.name]),
+  );
+  return events.filter(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED &&
+      types.get(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)) === 'callModel',
+  ).length;
+}
+
 function start(script: ScriptedTurn[] = budgetScript()) {
   const model = createScriptedModel(script);
   const { tools } = testTools();
@@ -351,9 +364,10 @@ describe("onBudget: 'ask' (real dev server)", () => {
       expect(status.budgetPause?.spent.tokens).toBe(spentAfterTwo);
       const alice = { id: 'alice', roles: ['developer'] };
       await handle.executeUpdate(raiseBudgetUpdate, { args: [await signed(handle, { tokens: 5_000 }, alice, status)] });
-      // Stops once the third call's reply is in the ledger (an attempt cut off mid-call would be retried: not the point here).
-      for (let s = await statusAfterKill(handle); totalTokens(s.usage) < spentAfterThree; await wait(50))
-        s = await statusAfterKill(handle);
+      // Stops once the third call's reply is in the history (an attempt cut off mid-call would be retried: not the
+      // point here). Read from the history, not the status: a query every 50 ms to this worker, which replays every
+      // task, held the run up 10-30 s in most runs (the call's first attempt lost, or a query or the stop stuck).
+      while ((await completedModelCalls(handle)) < 3) await wait(50);
     });
     // A third finishes the run.
     const third = await createHarness(env, {

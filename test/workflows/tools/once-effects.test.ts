@@ -119,7 +119,9 @@ async function decide(
   await agents.decide(workflowId, { callId: pending!.callId, by: { id: 'ops', roles: [] }, ...decision });
 }
 
-describe('a once tool whose worker is killed mid-call', () => {
+// The cases run side by side (five at a time, vitest's maxConcurrency): each waits about 5 s for the
+// server to time its lost attempt out (the tool heartbeat timeout), on a task queue and workers of its own.
+describe.concurrent('a once tool whose worker is killed mid-call', () => {
   it('without reconcile asks a person; "give up" leaves it run exactly once, outcome unknown', async () => {
     const { result, effects } = await runThroughKill({}, (agents, id) =>
       decide(agents, id, { approved: false, reason: 'will check the bank by hand' }),

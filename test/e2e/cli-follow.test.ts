@@ -77,7 +77,9 @@ afterAll(async () => {
   await silentModel.close();
 });
 
-describe('thoughtline fails fast when no worker serves a run', () => {
+// The cases of both blocks run side by side (five at a time), each on task queues and runs of its
+// own: the two that wait on purpose (a query's 10 s deadline, a task left waiting 10 s) overlap the rest.
+describe.concurrent('thoughtline fails fast when no worker serves a run', () => {
   it('run --no-worker on a task queue nobody polls starts nothing and says how to start a worker', async () => {
     const queue = `nobody-${randomUUID()}`;
     const { value: run, ms } = await timed(
@@ -157,7 +159,7 @@ describe('thoughtline fails fast when no worker serves a run', () => {
   });
 });
 
-describe('thoughtline run', () => {
+describe.concurrent('thoughtline run', () => {
   it('Ctrl-C stops following and its worker at once, says where the run stands and how to resume, and exits 130', async () => {
     const modelCallsBefore = silentModel.requests();
     const cli = spawnCli(
@@ -191,13 +193,14 @@ describe('thoughtline run', () => {
   it('never competes with a standing worker: it runs on its own queue, with its own model, and --record writes what it says', async () => {
     const queue = `shared-${randomUUID()}`;
     // A standing worker on the same queue whose model never answers: any call it took would hang the run.
+    // Its own silent model, so the Ctrl-C case's call, made meanwhile, is not counted here.
+    const ownModel = await startSilentModel();
     const standing = spawnCli(
       ['worker'],
-      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: silentModel.url }),
+      cliEnv({ THOUGHTLINE_TASK_QUEUE: queue, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: ownModel.url }),
     );
     processes.push(standing);
     await standing.waitFor(/worker polling task queue/);
-    const modelCallsBefore = silentModel.requests();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tl-record-')), 'replies.jsonl');
 
     const run = await runCli(
@@ -206,9 +209,10 @@ describe('thoughtline run', () => {
     );
     standing.child.kill('SIGTERM');
     await standing.exited;
+    await ownModel.close();
 
     expect(run.code, run.stderr).toBe(0);
-    expect(silentModel.requests()).toBe(modelCallsBefore);
+    expect(ownModel.requests()).toBe(0);
     const lines = fs
       .readFileSync(file, 'utf8')
       .trim()

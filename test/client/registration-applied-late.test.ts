@@ -61,45 +61,49 @@ async function registeredButRefused(): Promise<{ namespace: string; refusal: unk
   throw new Error('two starts straight after registering were both accepted: the server applies registrations at once');
 }
 
-describe(`registering search attributes on a server that applies them every ${NAMESPACE_CACHE_REFRESH_MS / 1000} s`, () => {
-  it('reproduces the defect: the attributes are listed, and a run started then is refused for them', async () => {
-    const { namespace, refusal } = await registeredButRefused();
-    expect(isUnknownSearchAttribute(refusal)).toBe(true);
-    const listed = await server.connection.operatorService.listSearchAttributes({ namespace });
-    expect(Object.keys(listed.customAttributes ?? {})).toEqual(
-      expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
-    );
-  });
-
-  it('ensureSearchAttributes returns only once they are applied: a plain start right after is accepted', async () => {
-    const namespace = await freshNamespace(server.client, 'late');
-    const started = Date.now();
-    await ensureSearchAttributes(clientOn(namespace), namespace);
-    const waited = Date.now() - started;
-    const handle = await plainStart(namespace);
-    try {
-      expect((await handle.describe()).typedSearchAttributes.get(AgentAttribute)).toBe('plain');
-      expect(waited).toBeLessThan(NAMESPACE_CACHE_REFRESH_MS + 5_000);
-    } finally {
-      await handle.terminate('test over');
-    }
-  });
-
-  it('AgentClient.start, refused meanwhile, is tried again until the server applies them', async () => {
-    const { namespace } = await registeredButRefused();
-    const retries: StartRetry[] = [];
-    const agents = new AgentClient({
-      client: clientOn(namespace),
-      taskQueue: `no-worker-${randomUUID()}`,
-      onStartRetry: (retry) => retries.push(retry),
+// Side by side, each on a fresh namespace of its own: the waits for the server's next refresh overlap.
+describe.concurrent(
+  `registering search attributes on a server that applies them every ${NAMESPACE_CACHE_REFRESH_MS / 1000} s`,
+  () => {
+    it('reproduces the defect: the attributes are listed, and a run started then is refused for them', async () => {
+      const { namespace, refusal } = await registeredButRefused();
+      expect(isUnknownSearchAttribute(refusal)).toBe(true);
+      const listed = await server.connection.operatorService.listSearchAttributes({ namespace });
+      expect(Object.keys(listed.customAttributes ?? {})).toEqual(
+        expect.arrayContaining(SEARCH_ATTRIBUTES.map((a) => a.name)),
+      );
     });
-    const handle = await agents.start(scriptedInput('the first demo on a fresh namespace', { agentName: 'demo' }));
-    try {
-      expect((await handle.describe()).typedSearchAttributes.get(AgentAttribute)).toBe('demo');
-      for (const retry of retries)
-        expect(retry.reason).toMatch(/has no mapping defined for search attribute Thoughtline/);
-    } finally {
-      await handle.terminate('test over');
-    }
-  });
-});
+
+    it('ensureSearchAttributes returns only once they are applied: a plain start right after is accepted', async () => {
+      const namespace = await freshNamespace(server.client, 'late');
+      const started = Date.now();
+      await ensureSearchAttributes(clientOn(namespace), namespace);
+      const waited = Date.now() - started;
+      const handle = await plainStart(namespace);
+      try {
+        expect((await handle.describe()).typedSearchAttributes.get(AgentAttribute)).toBe('plain');
+        expect(waited).toBeLessThan(NAMESPACE_CACHE_REFRESH_MS + 5_000);
+      } finally {
+        await handle.terminate('test over');
+      }
+    });
+
+    it('AgentClient.start, refused meanwhile, is tried again until the server applies them', async () => {
+      const { namespace } = await registeredButRefused();
+      const retries: StartRetry[] = [];
+      const agents = new AgentClient({
+        client: clientOn(namespace),
+        taskQueue: `no-worker-${randomUUID()}`,
+        onStartRetry: (retry) => retries.push(retry),
+      });
+      const handle = await agents.start(scriptedInput('the first demo on a fresh namespace', { agentName: 'demo' }));
+      try {
+        expect((await handle.describe()).typedSearchAttributes.get(AgentAttribute)).toBe('demo');
+        for (const retry of retries)
+          expect(retry.reason).toMatch(/has no mapping defined for search attribute Thoughtline/);
+      } finally {
+        await handle.terminate('test over');
+      }
+    });
+  },
+);

@@ -38,21 +38,28 @@ async function pendingActivities(workflowId: string): Promise<number> {
   return description.raw.pendingActivities?.length ?? 0;
 }
 
-describe('a run whose MCP server answers with tasks', () => {
-  let server: TaskServer;
+// The cases run side by side (their runs wait on doubling poll timers); the one that releases every
+// task and counts the server's tasks and sessions has a task server of its own.
+describe.concurrent('a run whose MCP server answers with tasks', () => {
+  let shared: TaskServer;
+  const own: TaskServer[] = [];
   beforeAll(async () => {
-    server = await startTaskServer();
+    shared = await startTaskServer();
   }, 30_000);
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await Promise.all([shared, ...own].map((s) => s?.stop()));
+  });
 
-  const config = () => ({ mcpServers: { reports: { url: server.url } } });
+  const config = (server = shared) => ({ mcpServers: { reports: { url: server.url } } });
 
   it('parks on the task with no activity open, polls tasks/get on timers, and takes the result; a worker restart polls the same task', async () => {
+    const server = await startTaskServer();
+    own.push(server);
     const model = createScriptedModel([
       { content: [useTool('reports__slow_report', { topic: 'sales', ms: -1 }, 'toolu_report')] },
       { content: [useTool('finish', { result: 'Sales are good.' })] },
     ]);
-    const first = await createHarness(env, { tools: [], models: { scripted: model }, mcp: config() });
+    const first = await createHarness(env, { tools: [], models: { scripted: model }, mcp: config(server) });
     const workflowId = `mcp-task-${randomUUID()}`;
     const before = await server.stats();
     await first.worker.runUntil(async () => {
@@ -71,7 +78,7 @@ describe('a run whose MCP server answers with tasks', () => {
       taskQueue: first.taskQueue,
       tools: [],
       models: { scripted: model },
-      mcp: config(),
+      mcp: config(server),
       workflowBundle: { codePath: inject('workflowBundlePath') },
       workerOptions: { maxCachedWorkflows: 0 },
     });
@@ -126,7 +133,7 @@ describe('a run whose MCP server answers with tasks', () => {
       await waitFor('a poll', async () => (await polledTaskIds(handle.workflowId)).length >= 1, 60_000);
       await env.client.workflow.getHandle(handle.workflowId).cancel();
       const [taskId] = await polledTaskIds(handle.workflowId);
-      await waitFor('the task cancelled', async () => (await server.stats()).cancelled.includes(taskId!), 60_000);
+      await waitFor('the task cancelled', async () => (await shared.stats()).cancelled.includes(taskId!), 60_000);
       return h.agents.result(handle.workflowId).catch((err: unknown) => err);
     });
     expect(JSON.stringify(result)).toMatch(/cancel/i);

@@ -85,12 +85,14 @@ export function loadSideBySideConfig(env: NodeJS.ProcessEnv): SideBySideConfig {
     steps: {
       // 2K + 1 steps: 505 iterations reach step 1,010, so step 1,000 has a window of ten gaps.
       iterations: e.BENCH_STEPS_ITERATIONS ?? (quick ? 55 : 505),
-      rounds: quick ? 1 : 2,
+      // Three rounds at full size: each figure from one process of each engine was a coin toss (issue 81).
+      rounds: quick ? 1 : 3,
       modelDelayMs: 5,
       indices: quick ? [1, 10, 100] : [1, 10, 100, 1000],
       window: quick ? 5 : 10,
     },
-    five: { runs: quick ? 2 : 10, modelDelayMs: 5 },
+    // 30 runs in three rounds, engines alternated: ten runs of one process moved the ratio by a fifth.
+    five: quick ? { runs: 2, modelDelayMs: 5 } : { runs: 30, modelDelayMs: 5, rounds: 3 },
     recover: quick
       ? { iterations: 12, killAt: 10, slowToolMs: 1000, modelDelayMs: 5 }
       : { iterations: 60, killAt: 50, slowToolMs: 3000, modelDelayMs: 5 },

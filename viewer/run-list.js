@@ -2,7 +2,8 @@
 import { api, describeFailure } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { badgeOf } from './ending-view.js';
-import { experimentText, formatDateTime } from './format.js';
+import { experimentText, formatDateTime, formatDuration, formatUsd, originText } from './format.js';
+import { showsSpend, sortRuns } from './run-sort.js';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
@@ -19,10 +20,18 @@ export function renderRunList(root, { filters = {} } = {}) {
     value: filters.agent ?? '',
     'aria-label': 'Agent',
   });
-  const rows = h('tbody');
+  const table = h('table', { class: 'runs' });
   const more = h('button', { type: 'button', hidden: true }, 'More runs');
   const message = h('p', { class: 'message', role: 'status' });
   let nextPageToken;
+  /** The rows loaded so far, in the API's order (newest first), and the column they are shown sorted by. */
+  let runs = [];
+  let sort = { key: 'started', dir: 'desc' };
+  const show = () =>
+    renderTable(table, runs, sort, (key) => {
+      sort = { key, dir: sort.key === key && sort.dir === 'desc' ? 'asc' : 'desc' };
+      show();
+    });
 
   const load = async (append) => {
     message.textContent = 'Loading…';
@@ -36,11 +45,11 @@ export function renderRunList(root, { filters = {} } = {}) {
           pageToken: append ? nextPageToken : undefined,
         },
       });
-      if (!append) rows.replaceChildren();
-      for (const run of page?.runs ?? []) rows.append(runRow(run));
+      runs = [...(append ? runs : []), ...(page?.runs ?? [])];
+      show();
       nextPageToken = page?.nextPageToken;
       more.hidden = !nextPageToken;
-      message.textContent = rows.children.length ? '' : 'No runs match.';
+      message.textContent = runs.length ? '' : 'No runs match.';
     } catch (err) {
       message.textContent = describeFailure(err);
       message.classList.add('error');
@@ -57,41 +66,76 @@ export function renderRunList(root, { filters = {} } = {}) {
   replaceChildren(
     root,
     h('section', { class: 'panel' }, h('h2', {}, 'Start a run'), startForm()),
-    h(
-      'section',
-      { class: 'panel' },
-      h('h2', {}, 'Runs'),
-      filterForm,
-      h(
-        'table',
-        { class: 'runs' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ['Status', 'Agent', 'Task', 'Started'].map((t) => h('th', {}, t)),
-          ),
-        ),
-        rows,
-      ),
-      message,
-      more,
-    ),
+    h('section', { class: 'panel' }, h('h2', {}, 'Runs'), filterForm, table, message, more),
   );
   void load(false);
 }
 
-function runRow(run) {
-  const link = h('a', { href: `#/runs/${encodeURIComponent(run.runId)}` }, run.task || run.runId);
+/** The list's columns: [sort key, heading]; spend only when the rows carry it (not in the end user's view). */
+function columnsFor(runs) {
+  return [
+    ['status', 'Status'],
+    ['agent', 'Agent'],
+    ['task', 'Task'],
+    ['took', 'Took'],
+    ['iterations', 'Iterations'],
+    ...(showsSpend(runs)
+      ? [
+          ['tokens', 'Tokens'],
+          ['cost', 'Cost'],
+        ]
+      : []),
+    ['model', 'Model'],
+    ['started', 'Started'],
+  ];
+}
+
+/** The whole table from the loaded rows, sorted; a heading is a button that sorts by its column (again: the other way). */
+function renderTable(table, runs, sort, onSort) {
+  const columns = columnsFor(runs);
+  const heading = ([key, label]) => {
+    const sorted = sort.key === key;
+    return h(
+      'th',
+      { 'aria-sort': sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none' },
+      h(
+        'button',
+        { type: 'button', class: 'sort', dataset: { sort: key }, onclick: () => onSort(key) },
+        label,
+        sorted ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : '',
+      ),
+    );
+  };
+  replaceChildren(
+    table,
+    h('thead', {}, h('tr', {}, columns.map(heading))),
+    h(
+      'tbody',
+      {},
+      sortRuns(runs, sort.key, sort.dir).map((run) => runRow(run, columns)),
+    ),
+  );
+}
+
+/** One run: each cell what the column says, or a dash when the run has no such value yet. */
+function runRow(run, columns) {
+  const dash = (text) => text ?? '—';
+  const cells = {
+    status: () => badgeOf(run),
+    agent: () =>
+      [run.agentName ?? '', experimentText(run.experiment), originText(run.origin)].filter(Boolean).join(' · '),
+    task: () => h('a', { href: `#/runs/${encodeURIComponent(run.runId)}` }, run.task || run.runId),
+    took: () => dash(formatDuration(run.durationMs)),
+    iterations: () => dash(run.iterations?.toLocaleString('en-US')),
+    tokens: () => dash(run.tokens?.toLocaleString('en-US')),
+    cost: () => dash(formatUsd(run.costUsd)),
+    model: () => dash(run.model),
+    started: () => formatDateTime(run.startedAt),
+  };
   return h(
     'tr',
     { dataset: { runId: run.runId } },
-    h('td', {}, badgeOf(run)),
-    h('td', {}, [run.agentName ?? '', experimentText(run.experiment)].filter(Boolean).join(' · ')),
-    h('td', { class: 'task' }, link),
-    h('td', {}, formatDateTime(run.startedAt)),
+    columns.map(([key]) => h('td', { class: `col-${key}` }, cells[key]())),
   );
 }
 

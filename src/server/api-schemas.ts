@@ -90,6 +90,8 @@ export const ListRunsQuery = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,4096}$/, 'the nextPageToken of the previous page')
       .optional(),
+    /** The view the rows are read in (default: the widest the caller's roles allow); the end user's has no tokens or cost. */
+    view: z.string().optional(),
   })
   .strict();
 
@@ -107,8 +109,18 @@ export const RunSummary = z.object({
   ending: RunEndingSummary.optional(),
   task: z.string(),
   tenant: z.string().optional(),
+  /** What started it when no person did directly: a schedule or a webhook delivery. */
+  origin: RunOrigin.optional(),
   startedAt: z.string(),
   closedAt: z.string().optional(),
+  /** From start to close; absent while it runs. */
+  durationMs: z.number().nonnegative().optional(),
+  /** Iterations, tokens and cost as the run's last upsert recorded them: final once it ended. Tokens and cost: not in the end user's view. */
+  iterations: z.number().int().nonnegative().optional(),
+  tokens: z.number().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
+  /** The model that answered the run's last model call, from the upsert that recorded its ending; absent before it. */
+  model: z.string().optional(),
 });
 export const ListRunsResponse = z.object({ runs: z.array(RunSummary), nextPageToken: z.string().optional() });
 

@@ -59,7 +59,13 @@ describe('thoughtline runs, run --budget-*, and unknown run ids, through the CLI
       });
       expect(rows[1]!.tokens).toBeGreaterThan(0);
       expect(rows[1]!.costUsd).toBeGreaterThanOrEqual(0);
+      // How it went: one iteration, how long from start to close, and the model that answered (the scripted one names the model asked).
+      expect(rows[1]).toMatchObject({ iterations: 1, model: MODEL.model });
+      expect(rows[1]!.durationMs).toBeGreaterThanOrEqual(0);
       expect(rows[0]).toMatchObject({ state: 'terminated', ending: { state: 'terminated' } });
+      // Terminated before its ending upsert: the attribute still names the model asked for, so no model is claimed.
+      expect(rows[0]!.model).toBeUndefined();
+      expect(rows[0]!.durationMs).toBeGreaterThanOrEqual(0);
       expect((await listed(['--agent', agentName, '--state', 'completed'])).map((r) => r.runId)).toEqual([
         done.workflowId,
       ]);
@@ -69,10 +75,14 @@ describe('thoughtline runs, run --budget-*, and unknown run ids, through the CLI
       const table = await runCli(['runs', '--agent', agentName], cli);
       expect(table.code).toBe(0);
       const [head, first, second] = table.stdout.split('\n');
-      expect(head).toMatch(/^RUN +AGENT +STATE +ENDING +TOKENS +COST +STARTED \(UTC\)$/);
-      expect(first).toMatch(new RegExp(`^${cut.workflowId} +${agentName} +terminated +terminated +`));
+      expect(head).toMatch(/^RUN +AGENT +STATE +ENDING +TOOK +ITER +TOKENS +COST +MODEL +STARTED \(UTC\)$/);
+      expect(first).toMatch(
+        new RegExp(`^${cut.workflowId} +${agentName} +terminated +terminated +[\\d.]+ m?s +- +- +- +- +20`),
+      );
       expect(second).toMatch(
-        new RegExp(`^${done.workflowId} +${agentName} +completed +success +[\\d,]+ +\\$0\\.\\d{4} +20`),
+        new RegExp(
+          `^${done.workflowId} +${agentName} +completed +success +[\\d.]+ m?s +1 +[\\d,]+ +\\$0\\.\\d{4} +${MODEL.model} +20`,
+        ),
       );
       // The end user's view leaves spend out, as status does.
       expect((await runCli(['runs', '--agent', agentName, '--role', 'end_user'], cli)).stdout).not.toMatch(/COST|\$/);

@@ -269,6 +269,22 @@ describe('GET /v1/runs', () => {
       task: expect.stringMatching(/^list-[ab]: look things up$/),
     });
     expect(listed.runs[0].closedAt >= listed.runs[0].startedAt).toBe(true);
+    // How each run went, from visibility alone: time taken, iterations, spend and the model that answered.
+    expect(listed.runs[0]).toMatchObject({ iterations: 1, model: SCRIPTED_MODEL.model, tokens: expect.any(Number) });
+    expect(listed.runs[0].costUsd).toBeGreaterThanOrEqual(0);
+    expect(listed.runs[0].durationMs).toBe(Date.parse(listed.runs[0].closedAt) - Date.parse(listed.runs[0].startedAt));
+    // The end user's view of the same rows has no spend, whether their roles or the caller asked for it.
+    for (const [who, query] of [
+      ['user', ''],
+      ['dev', '&view=end_user'],
+    ] as const) {
+      const { json } = await s.call(who, 'GET', `/v1/runs?agent=${agent}&status=completed${query}`);
+      expect(json.runs).toHaveLength(2);
+      expect(json.runs[0]).toMatchObject({ iterations: 1, model: SCRIPTED_MODEL.model });
+      expect(json.runs.some((r: Record<string, unknown>) => 'tokens' in r || 'costUsd' in r)).toBe(false);
+    }
+    // A view the caller's roles do not allow is refused, not narrowed.
+    expect((await s.call('user', 'GET', `/v1/runs?agent=${agent}&view=auditor`)).status).toBe(403);
 
     const rival = await eventually('the rival run', async () => {
       const { json } = await s.call('rival', 'GET', `/v1/runs?agent=${agent}`);

@@ -101,6 +101,7 @@ describe('GET /v1/openapi.json', () => {
       'query:startedBefore',
       'query:pageSize',
       'query:pageToken',
+      'query:view',
     ]);
     const chainParams = doc.paths['/v1/runs/{id}/chain'].get.parameters;
     expect(chainParams.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([

@@ -711,8 +711,40 @@ describe('the chain viewer in Chromium', () => {
     const labels = await page.locator('table.runs tbody .status').allTextContents();
     expect(labels).toContain('success');
     expect(labels.filter((label) => ['failure', 'error', 'cancelled'].includes(label))).toEqual([]);
+    // How each run went, at a glance: time taken, iterations, spend and the model that answered.
+    expect(await page.locator('table.runs thead th').allTextContents()).toEqual([
+      'Status',
+      'Agent',
+      'Task',
+      'Took',
+      'Iterations',
+      'Tokens',
+      'Cost',
+      'Model',
+      'Started ▼',
+    ]);
+    const row = page.locator('table.runs tbody tr', { hasText: 'Summarise the open invoices' }).first();
+    expect(await row.locator('td.col-model').textContent()).toBe(SCRIPTED_MODEL.model);
+    expect(await row.locator('td.col-iterations').textContent()).toBe('1');
+    expect(await row.locator('td.col-took').textContent()).toMatch(/^[\d.]+ m?s$/);
+    // Sorted by any column, most first; again, the other way.
+    const iterations = async () =>
+      (await page.locator('table.runs tbody td.col-iterations').allTextContents()).map((t) =>
+        Number(t.replace(/,/g, '')),
+      );
+    await page.locator('table.runs th button[data-sort="iterations"]').click();
+    expect(await page.locator('table.runs th[aria-sort="descending"]').textContent()).toBe('Iterations ▼');
+    const most = await iterations();
+    expect(most).toEqual([...most].sort((a, b) => b - a));
+    await page.locator('table.runs th button[data-sort="iterations"]').click();
+    expect(await iterations()).toEqual([...most].reverse());
     await screenshot(page, 'viewer-list.png');
     await page.close();
+    // The end user's view carries no spend, and the list shows no spend columns.
+    const user = await openAs('user');
+    await user.locator('table.runs tbody tr').first().waitFor({ timeout: 20_000 });
+    expect(await user.locator('table.runs thead th').allTextContents()).not.toContain('Cost');
+    await user.close();
   });
 
   it('shows how each run ended: the list badge in its tone (a failure never green), the run page the reason and the answer', async () => {

@@ -416,3 +416,60 @@ describe('running sub-agents’ steps from the parent’s stream (viewer/sub-age
     expect(live.get('p/x')).toBeUndefined();
   });
 });
+
+interface RunSortModule {
+  sortRuns(runs: object[], key: string, dir: 'asc' | 'desc'): Array<{ runId: string }>;
+  showsSpend(runs: object[]): boolean;
+}
+
+describe('the run list sorted by a column (viewer/run-sort.js)', () => {
+  const runs = [
+    { runId: 'a', agentName: 'support', task: 't', status: 'running', startedAt: '2026-11-29T01:00:00Z' },
+    {
+      runId: 'b',
+      agentName: 'billing',
+      task: 't',
+      status: 'completed',
+      startedAt: '2026-11-29T00:59:00Z',
+      durationMs: 4_000,
+      iterations: 3,
+      costUsd: 0.02,
+      model: 'offline-model',
+    },
+    {
+      runId: 'c',
+      agentName: 'support',
+      task: 't',
+      status: 'failed',
+      startedAt: '2026-11-29T00:58:00Z',
+      durationMs: 900,
+      iterations: 7,
+      costUsd: 0.5,
+      model: 'claude-haiku-4-5',
+    },
+  ];
+  const ids = (rows: Array<{ runId: string }>) => rows.map((r) => r.runId).join('');
+
+  it('sorts numbers as numbers and text as text, either way, keeping the API order for ties', async () => {
+    const { sortRuns } = await viewerModule<RunSortModule>('run-sort.js');
+    expect(ids(sortRuns(runs, 'cost', 'desc'))).toBe('cba');
+    expect(ids(sortRuns(runs, 'iterations', 'asc'))).toBe('bca');
+    expect(ids(sortRuns(runs, 'took', 'asc'))).toBe('cba');
+    expect(ids(sortRuns(runs, 'agent', 'asc'))).toBe('bac');
+    expect(ids(sortRuns(runs, 'started', 'asc'))).toBe('cba');
+    // An unknown column leaves the order as it came.
+    expect(ids(sortRuns(runs, 'nonsense', 'asc'))).toBe('abc');
+  });
+
+  it('puts a run without the value (still running, or no spend in its view) last, whichever way', async () => {
+    const { sortRuns } = await viewerModule<RunSortModule>('run-sort.js');
+    expect(ids(sortRuns(runs, 'model', 'asc')).at(-1)).toBe('a');
+    expect(ids(sortRuns(runs, 'model', 'desc')).at(-1)).toBe('a');
+  });
+
+  it("shows spend columns only when some row carries spend (never in the end user's view)", async () => {
+    const { showsSpend } = await viewerModule<RunSortModule>('run-sort.js');
+    expect(showsSpend(runs)).toBe(true);
+    expect(showsSpend(runs.map(({ costUsd: _c, ...rest }) => rest))).toBe(false);
+  });
+});

@@ -1,11 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { z } from 'zod';
-import { AgentAttribute, CostAttribute, StatusAttribute, TenantAttribute, TokensAttribute } from '../../domain';
+import { AgentAttribute, StatusAttribute, TenantAttribute } from '../../domain';
 import type { RunEnding } from '../../domain/run/run-ending';
 import type { RunState } from '../../server/api-schemas';
 import { STATE_CLAUSE } from '../../server/routes/list-runs';
 import { endingOfVisibility } from '../../server/run-ending-read';
 import { runStateOf } from '../../client/ending/read-ending';
+import { runListFacts, type RunListFacts } from '../../client/runs/run-list-facts';
 
 /** What `runs` narrows by; each value was checked by the command (a state of RunState, a name without quotes). */
 export interface RunFilters {
@@ -16,7 +17,7 @@ export interface RunFilters {
 }
 
 /** One run as `runs` lists it: everything from Temporal's visibility, no query to a worker. */
-export interface RunRow {
+export interface RunRow extends RunListFacts {
   runId: string;
   agentName: string;
   state: string;
@@ -24,9 +25,6 @@ export interface RunRow {
   ending?: Pick<RunEnding, 'state' | 'terminationReason' | 'label' | 'summary'>;
   /** What a running run waits for, as its last upsert said (`waiting_approval`, `awaiting_budget`, …). */
   waiting?: string;
-  /** Spend as the run's last upsert recorded it: final once it ended, as of its last status change while it runs. */
-  tokens?: number;
-  costUsd?: number;
   tenant?: string;
   task: string;
   startedAt: string;
@@ -65,8 +63,6 @@ export async function listRuns(client: Client, filters: RunFilters): Promise<Run
     const status = attributes.get(StatusAttribute);
     const ending = endingOfVisibility(state, status);
     const tenant = attributes.get(TenantAttribute);
-    const tokens = attributes.get(TokensAttribute);
-    const costUsd = attributes.get(CostAttribute);
     const task = info.memo?.['task'];
     rows.push({
       runId: info.workflowId,
@@ -83,8 +79,7 @@ export async function listRuns(client: Client, filters: RunFilters): Promise<Run
           }
         : {}),
       ...(state === 'running' && status && WAITING.has(status) ? { waiting: status } : {}),
-      ...(tokens !== undefined ? { tokens } : {}),
-      ...(costUsd !== undefined ? { costUsd } : {}),
+      ...runListFacts(info),
       ...(tenant ? { tenant } : {}),
       task: typeof task === 'string' ? task : '',
       startedAt: info.startTime.toISOString(),

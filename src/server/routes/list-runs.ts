@@ -15,6 +15,8 @@ import type { ListRunsQuery, ListRunsResponse, RunEndingSummary, RunState } from
 import { runStateOf } from '../run-access';
 import { endingOfVisibility } from '../run-ending-read';
 import type { Identity } from '../auth/identity';
+import type { ViewerRole } from '../../domain';
+import { runListFacts } from '../../client/runs/run-list-facts';
 
 /** Termination reasons whose runs Temporal records completed while their ending's state is another (List Filters have no NOT). */
 const FAILING = `${StatusAttribute.name} IN ('failure', 'error')`;
@@ -70,11 +72,12 @@ function summaryOf(ending: RunEnding): z.infer<typeof RunEndingSummary> {
   return { state, ...(terminationReason ? { terminationReason } : {}), label, tone, summary };
 }
 
-/** One page of the caller's runs, newest first as visibility orders them. */
+/** One page of the caller's runs, newest first as visibility orders them, in `view` (the end user's has no spend). */
 export async function listRuns(
   agents: AgentClient,
   identity: Identity,
   filters: z.infer<typeof ListRunsQuery>,
+  view: ViewerRole,
 ): Promise<z.infer<typeof ListRunsResponse>> {
   const client = agents.client;
   const namespace = client.options.namespace;
@@ -104,6 +107,12 @@ export async function listRuns(
       const task = info.memo?.task;
       const state = runStateOf(info.status.name);
       const ending = endingOfVisibility(state, info.typedSearchAttributes.get(StatusAttribute));
+      // Spend is the operator's business, as in the CLI's `runs` and `status`.
+      const { tokens, costUsd, ...facts } = runListFacts(info);
+      const spend =
+        view === 'end_user'
+          ? {}
+          : { ...(tokens !== undefined ? { tokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
       return {
         runId: info.workflowId,
         agentName: info.typedSearchAttributes.get(AgentAttribute) ?? 'agent',
@@ -115,6 +124,8 @@ export async function listRuns(
         ...(tenant ? { tenant } : {}),
         startedAt: info.startTime.toISOString(),
         ...(info.closeTime ? { closedAt: info.closeTime.toISOString() } : {}),
+        ...facts,
+        ...spend,
       };
     }),
   );

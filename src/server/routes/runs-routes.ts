@@ -119,7 +119,7 @@ export const listRunsRoute = defineRoute({
   query: ListRunsQuery,
   response: { status: 200, description: 'One page of runs', schema: ListRunsResponse },
   errors: [400, 401, 503],
-  handle: ({ ctx, identity, query }) => listRuns(ctx.agents, identity, query),
+  handle: ({ ctx, identity, query }) => listRuns(ctx.agents, identity, query, ctx.viewFor(identity, query.view)),
 });
 
 /** The status record for the API: the run's state (its ending's, once ended) with what the status query says, in a view. */

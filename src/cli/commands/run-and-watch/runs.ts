@@ -27,9 +27,9 @@ function stateName(raw: string): z.infer<typeof RunState> {
 export const RUNS_COMMAND: CommandSpec = {
   name: 'runs',
   group: 'Run and watch',
-  summary: 'the runs, newest first: state, how each ended, tokens and cost',
+  summary: 'the runs, newest first: how each ended, how long it took, iterations, spend and model',
   description:
-    "List agent runs, newest first, from Temporal's visibility (no worker needed): id, agent, state, how it ended (the ending's reason, as status says it) or what it waits for, tokens and cost as the run last recorded them, and when it started. Sub-agents are read through their root (tree).",
+    "List agent runs, newest first, from Temporal's visibility (no worker needed): id, agent, state, how it ended (the ending's reason, as status says it) or what it waits for, how long it took, its iterations, tokens and cost as the run last recorded them, the model that answered its last call (once its ending is recorded), and when it started. Sub-agents are read through their root (tree).",
   examples: ['thoughtline runs', 'thoughtline runs --state failed --agent support --limit 5 --json'],
   args: [],
   suggestedFor: ['list', 'ls', 'ps'],

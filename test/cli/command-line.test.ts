@@ -48,7 +48,7 @@ describe('the command line, read against the command table', () => {
 
   it('refuses options that another command takes, saying which does and what this one takes', () => {
     expect(refusal('cancel', 'agent-1', '--json')).toBe(
-      '"cancel" does not take --json (versions, tools, run, schedule, eval, chain, status, runs, tree, fork, import, memory, cache, store, search, usage do); "cancel" takes --reason, --hard.',
+      '"cancel" does not take --json (versions, tools, run, schedule, eval, chain, status, runs, tree, diff, fork, import, memory, cache, store, search, usage do); "cancel" takes --reason, --hard.',
     );
     expect(refusal('approve', 'agent-1', '--reason', 'r')).toMatch(
       /^"approve" does not take --reason \(reject, cancel, search do\); "approve" takes --note, --mark-done, --result, --yes, --as, --roles, --signing-keys\.$/,

@@ -162,6 +162,7 @@ describe('thoughtline runs, run --budget-*, and unknown run ids, through the CLI
       ['raise-budget', id, '--tokens', '5'],
       ['fork', id, '--at-step', '1', '--dry-run'],
       ['export', id, '--out', '/tmp/clia-missing-run.md'],
+      ['diff', id, id],
     ]) {
       const { code, stderr } = await runCli(args, cli);
       const said = stderr.split('\n').filter((l) => !l.startsWith('thoughtline: using the Temporal server'));

@@ -109,6 +109,9 @@ export const DOOR_INVENTORY: Readonly<Record<string, DoorEntry>> = {
   'cli status': read('status --role R, each view'),
   'cli runs': read('runs --tenant --role R --json, each view (ids, states, endings; spend hidden from end users)'),
   'cli tree': read('tree (the developer’s view)'),
+  'cli diff': read(
+    'diff of the run with itself --json --role R --policy, each view (every thought, call, result and answer)',
+  ),
   'cli export': read('export --format json --role R --policy, each view'),
   'cli search': read('search --text <each hidden word> --role R --policy on the store'),
   'cli fork': read('fork --dry-run (the chain it would fork from)'),

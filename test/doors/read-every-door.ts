@@ -325,6 +325,12 @@ export async function readEveryDoor(env: TestEnv, o: EveryDoorOptions): Promise<
         temporal,
       ]);
       jobs.push(['cli status', view, ['status', runId, '--role', view], temporal]);
+      jobs.push([
+        'cli diff',
+        view,
+        ['diff', runId, runId, '--json', '--role', view, '--policy', policy.path],
+        temporal,
+      ]);
       jobs.push(['cli runs', view, ['runs', '--tenant', 'acme', '--role', view, '--json'], temporal]);
       jobs.push([
         'cli export',

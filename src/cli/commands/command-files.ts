@@ -23,6 +23,7 @@ export const COMMAND_FILES: Readonly<Record<string, readonly [file: string, expo
   status: ['run-and-watch/status', 'STATUS_COMMAND'],
   runs: ['run-and-watch/runs', 'RUNS_COMMAND'],
   tree: ['run-and-watch/tree', 'TREE_COMMAND'],
+  diff: ['run-and-watch/diff', 'DIFF_COMMAND'],
   approve: ['people-in-the-loop/approve', 'APPROVE_COMMAND'],
   reject: ['people-in-the-loop/reject', 'REJECT_COMMAND'],
   steer: ['people-in-the-loop/steer', 'STEER_COMMAND'],

@@ -4,6 +4,7 @@ import { topLevelHelp } from '../spec/top-help';
 import { CANCEL_COMMAND } from './run-and-watch/cancel';
 import { CHAIN_COMMAND } from './run-and-watch/chain';
 import { DEMO_COMMAND } from './run-and-watch/demo';
+import { DIFF_COMMAND } from './run-and-watch/diff';
 import { FORK_COMMAND } from './run-and-watch/fork';
 import { RUN_COMMAND } from './run-and-watch/run';
 import { SCHEDULE_COMMAND } from './run-and-watch/schedule';
@@ -61,6 +62,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   STATUS_COMMAND,
   RUNS_COMMAND,
   TREE_COMMAND,
+  DIFF_COMMAND,
   APPROVE_COMMAND,
   REJECT_COMMAND,
   STEER_COMMAND,

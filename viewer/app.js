@@ -1,5 +1,6 @@
 // The viewer's entry: the token, who the person is (GET /v1/me), the view they read in, and
-// the pages (#/ the run list, #/runs/<id> a run, #/runs/<id>/timeline its timeline, #/search, #/usage,
+// the pages (#/ the run list, #/runs/<id> a run, #/runs/<id>/timeline its timeline, #/compare/<a>/<b>
+// two runs side by side, #/search, #/usage,
 // #/settings the person's viewing preferences).
 import { api, describeFailure, failureOf, onUnauthenticated } from './api.js';
 import { h, replaceChildren } from './dom.js';
@@ -7,6 +8,7 @@ import { renderRunList } from './run-list.js';
 import { renderRunPage } from './run-page.js';
 import { renderSearchPage } from './search-page.js';
 import { renderTimelinePage } from './timeline-page.js';
+import { renderComparePage } from './compare-page.js';
 import { renderUsagePage } from './usage-page.js';
 import { renderPreferencesPage } from './preferences.js';
 import { clearToken, getToken, setToken, takeFragmentToken, tokenFromFragment } from './token.js';
@@ -148,7 +150,17 @@ function route() {
   dispose();
   dispose = () => {};
   const run = /^#\/runs\/([^/?#]+)(\/timeline)?(?:\?step=(\d+))?/.exec(location.hash);
-  if (run) {
+  const compare = /^#\/compare\/([^/?#]+)\/([^/?#]+)/.exec(location.hash);
+  if (compare) {
+    const [a, b] = [compare[1], compare[2]].map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    });
+    dispose = renderComparePage(main, { a, b, view: currentView() });
+  } else if (run) {
     let runId;
     try {
       runId = decodeURIComponent(run[1]);

@@ -72,6 +72,22 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     changed: () => void refreshStatus(),
   });
 
+  // A fork compares with the run it started from; any run with another the person names.
+  const forkLink = h('a', { class: 'compare-origin', hidden: true }, 'Compare with the original');
+  const compareWith = h('input', {
+    name: 'other',
+    type: 'text',
+    placeholder: 'another run id',
+    'aria-label': 'Run to compare with',
+    required: true,
+  });
+  const compareForm = h('form', { class: 'compare-with' }, compareWith, h('button', { type: 'submit' }, 'Compare'));
+  compareForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const other = compareWith.value.trim();
+    if (other) location.hash = `#/compare/${encodeURIComponent(runId)}/${encodeURIComponent(other)}`;
+  });
+
   replaceChildren(
     root,
     h(
@@ -79,6 +95,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
       { class: 'run-links' },
       h('a', { href: '#/', class: 'back' }, '← All runs'),
       h('a', { href: `#/runs/${encodeURIComponent(runId)}/timeline`, class: 'timeline-link' }, 'Timeline'),
+      forkLink,
+      compareForm,
     ),
     h(
       'section',
@@ -183,6 +201,9 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
 
   // ---- the head of the chain and the status record ----
   const renderHead = () => {
+    const forkedFrom = chainHead?.forkedFrom?.workflowId;
+    forkLink.hidden = !forkedFrom;
+    if (forkedFrom) forkLink.href = `#/compare/${encodeURIComponent(forkedFrom)}/${encodeURIComponent(runId)}`;
     const task = chainHead?.task;
     title.textContent = task || runId;
     const agentName = status?.agentName ?? chainHead?.agentName ?? '';

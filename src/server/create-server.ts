@@ -22,6 +22,7 @@ import { SCORES_ROUTES } from './routes/scores-routes';
 import { DATASET_ROUTES } from './routes/dataset-routes';
 import { FORK_ROUTES } from './routes/fork-route';
 import { STORE_ROUTES } from './routes/store-routes';
+import { COMPARE_ROUTES } from './routes/compare-route';
 import { IMPORT_ROUTES } from './routes/import-route';
 import { getTenantUsage } from './routes/tenant-usage-route';
 import type { DecisionSigner } from './signing/decision-signer';
@@ -38,6 +39,7 @@ import { allowOrigins } from './cross-origin';
 export const API_ROUTES: readonly ApiRoute[] = [
   ...RUNS_ROUTES,
   ...STORE_ROUTES,
+  ...COMPARE_ROUTES,
   ...IMPORT_ROUTES,
   getTenantUsage,
   ...DECISION_ROUTES,

@@ -169,6 +169,7 @@ export async function readEveryDoor(env: TestEnv, o: EveryDoorOptions): Promise<
       reads.each('GET /v1/runs/:_/model-calls', async (_v, who) => getText(who, `${v1}/model-calls`)),
       reads.each('GET /v1/runs/:_/summary', async (_v, who) => getText(who, `${v1}/summary`)),
       reads.each('GET /v1/runs/:_/timeline', async (_v, who) => getText(who, `${v1}/timeline`)),
+      reads.each('GET /v1/runs/:_/compare/:_', async (_v, who) => getText(who, `${v1}/compare/${runId}`)),
       reads.each('GET /v1/search', async (view, who) => {
         const found = await Promise.all(
           HIDDEN_FROM[view].map(async (word) => {

@@ -34,6 +34,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /v1/runs/{id}/model-calls',
         'GET /v1/runs/{id}/summary',
         'GET /v1/runs/{id}/timeline',
+        'GET /v1/runs/{id}/compare/{other}',
         'GET /v1/search',
         'GET /v1/usage',
         'GET /v1/tenants/{tenant}/usage',
@@ -62,7 +63,7 @@ describe('GET /v1/openapi.json', () => {
         'POST /v1/triggers/{name}',
       ].sort(),
     );
-    expect(API_ROUTES).toHaveLength(31);
+    expect(API_ROUTES).toHaveLength(32);
     const publicOnes = operations
       .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
       .map((o) => o.key);

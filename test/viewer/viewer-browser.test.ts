@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
 import { defineTool } from '../../src/tools/define-tool';
 import type { ModelProvider } from '../../src/activities';
+import type { ReasoningStep } from '../../src/domain';
 import { gateTool, taskOf } from '../helpers/people-helpers';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
@@ -779,6 +780,59 @@ describe('the chain viewer in Chromium', () => {
     await ending.locator('.ending-title', { hasText: 'Ended: completed · success' }).waitFor({ timeout: 20_000 });
     expect(await ending.locator('.ending-answer h4').textContent()).toBe('Final answer');
     expect(await ending.locator('.ending-answer p').textContent()).toBe('The payroll table has 700 rows.');
+    await page.close();
+  });
+
+  it('opens a fork beside the run it started from, aligned by iteration with what differs marked; any two runs from the run page', async () => {
+    // The original counts a table then answers; its fork from the count's result answers otherwise.
+    const original = await start('dev', 'cmp-fork', 'Count the vendor rows', [
+      { content: [say('Counting.'), useTool('count_rows', { table: 'vendors' })] },
+      { content: [useTool('finish', { result: 'There are 700 vendor rows.' })] },
+      { content: [useTool('finish', { result: 'About 700 vendors.' })] },
+    ]);
+    await eventually(
+      'the original to end',
+      async () => (await s.call('dev', 'GET', `/v1/runs/${original}`)).json.ending,
+    );
+    const result = await s.agents.getHandle(original).result();
+    const counted = result.chain.steps.find(
+      (step: ReasoningStep) => step.type === 'tool_result' && step.model === undefined,
+    )!;
+    const { handle: fork } = await s.agents.fork(original, {
+      atStep: counted.stepNumber,
+      caller: { id: 'dev', roles: ['developer'], tenant: 'acme' },
+    });
+    await fork.result();
+
+    const page = await openAs('dev', `/runs/${fork.workflowId}`);
+    await page.locator('a.compare-origin').click();
+    await page.locator('table.compare').waitFor({ timeout: 20_000 });
+    expect(page.url()).toContain(`#/compare/${original}/${fork.workflowId}`);
+    expect(await page.locator('.panel .message').textContent()).toBe(
+      'Same through iteration 1; they differ from iteration 2.',
+    );
+    const row = (iteration: number) => page.locator(`table.compare tr[data-iteration="${iteration}"]`);
+    expect(await page.locator('table.compare thead th').nth(2).textContent()).toContain(
+      `forked from ${original} after step ${counted.stepNumber}`,
+    );
+    expect(await row(1).getAttribute('class')).toBe('same');
+    expect(await row(1).locator('td').first().textContent()).toContain('count_rows {"table":"vendors"}');
+    expect(await row(2).locator('.difference').textContent()).toBe('≠ arguments, results');
+    expect(await row(2).locator('td').nth(1).textContent()).toContain('About 700 vendors.');
+    const answers = page.locator('table.compare tr.answer-row td');
+    expect(await answers.allTextContents()).toEqual(['There are 700 vendor rows.', 'About 700 vendors.']);
+    await screenshot(page, 'viewer-compare.png');
+
+    // Any two runs: from the run page's form.
+    await page.goto(`${s.server.url}/#/runs/${original}`);
+    await page.locator('form.compare-with input[name="other"]').fill(fork.workflowId);
+    await page.locator('form.compare-with button[type="submit"]').click();
+    await page.locator('table.compare').waitFor({ timeout: 20_000 });
+    expect(page.url()).toContain(`#/compare/${original}/${fork.workflowId}`);
+    // The original is no fork: it has no link to an original of its own.
+    await page.goto(`${s.server.url}/#/runs/${original}`);
+    await page.locator('.run-title').waitFor();
+    expect(await page.locator('a.compare-origin').isHidden()).toBe(true);
     await page.close();
   });
 

@@ -20,6 +20,8 @@ import { inMemorySigner } from '../../src/server/signing/keyring-signer';
 
 export interface ViewerHarness {
   server: RunningServer;
+  /** The server's client of the worker's queue: what a test does besides the HTTP doors (a fork). */
+  agents: AgentClient;
   tokens: Record<Person, string>;
   tokenFile: string;
   /** fetch against the server as a person; the parsed JSON body (or the text). */
@@ -66,8 +68,9 @@ export async function startViewerHarness(
     ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
   });
   const running = worker.run();
+  const agents = new AgentClient({ client: env.client, taskQueue });
   const server = await createServer({
-    agents: new AgentClient({ client: env.client, taskQueue }),
+    agents,
     auth: createTokenFileAuthenticator({ file }),
     bus,
     signer: inMemorySigner(),
@@ -80,6 +83,7 @@ export async function startViewerHarness(
   });
   return {
     server,
+    agents,
     tokens,
     tokenFile: file,
     async call(who, method, url, body) {

@@ -2,10 +2,13 @@ import type { ChainComparison, ComparedCall, ComparedRun, IterationFacts } from 
 import { clip, count, usd } from './terminal-style';
 
 /** "completed · success, 3 iterations, 1,234 tokens, $0.0123" (spend only when shown). */
-function runLine(side: 'A' | 'B', run: ComparedRun, spend: boolean): string {
+function runLine(side: 'A' | 'B', run: ComparedRun): string {
   const ending = run.terminationReason ? `${run.status} · ${run.terminationReason}` : run.status;
   const facts = [ending, `${run.iterations} iteration${run.iterations === 1 ? '' : 's'}`];
-  if (spend) facts.push(`${count(run.tokens)} tokens`, usd(run.costUsd));
+  if (run.tokens !== undefined) facts.push(`${count(run.tokens)} tokens`);
+  if (run.costUsd !== undefined) facts.push(usd(run.costUsd));
+  if (run.forkedFrom)
+    facts.push(`forked from ${run.forkedFrom.workflowId} after step ${run.forkedFrom.keptThroughStep}`);
   return `${side}: ${run.runId} (${run.agentName}) ${facts.join(', ')}`;
 }
 
@@ -13,13 +16,13 @@ const callText = (call: ComparedCall): string =>
   `${call.tool} ${clip(call.arguments, 120)}${call.result === undefined ? '' : ` → ${call.failed ? 'failed: ' : ''}${clip(call.result, 120)}`}`;
 
 /** One side of a differing iteration: its thought, calls and (when shown) cost, each on its own line. */
-function sideLines(side: 'A' | 'B', facts: IterationFacts | undefined, spend: boolean): string[] {
+function sideLines(side: 'A' | 'B', facts: IterationFacts | undefined): string[] {
   if (!facts) return [];
   const lines = facts.thoughts.map((t) => `  ${side}: thought: ${clip(t.replace(/\s+/g, ' '), 160)}`);
   for (const call of facts.calls) lines.push(`  ${side}: ${callText(call)}`);
   if (facts.calls.length === 0) lines.push(`  ${side}: no tool calls`);
   const model = facts.models.length ? `model ${[...new Set(facts.models)].join(', ')}` : '';
-  const cost = spend ? usd(facts.costUsd) : '';
+  const cost = facts.costUsd === undefined ? '' : usd(facts.costUsd);
   if (model || cost) lines.push(`  ${side}: ${[model, cost].filter(Boolean).join(' · ')}`);
   return lines;
 }
@@ -27,13 +30,11 @@ function sideLines(side: 'A' | 'B', facts: IterationFacts | undefined, spend: bo
 /**
  * `diff` for people: both runs' endings, then each iteration aligned by number, the same ones in
  * one line, a differing one with what differs and both sides; then both answers when they differ.
- * Cost is left out of the end user's view, as in `runs`.
+ * Spend shows only when the comparison carries it (not in the end user's view).
  */
-export function renderComparison(c: ChainComparison, spend: boolean): string {
-  const out = [runLine('A', c.a, spend), runLine('B', c.b, spend), ''];
-  const differences = (list: string[]) => list.filter((d) => spend || d !== 'cost');
-  // A difference in cost alone is no difference in a view without cost.
-  const first = c.iterations.find((it) => differences(it.differences).length > 0)?.iteration;
+export function renderComparison(c: ChainComparison): string {
+  const out = [runLine('A', c.a), runLine('B', c.b), ''];
+  const first = c.firstDifference;
   out.push(
     first === undefined
       ? 'Every iteration is the same.'
@@ -42,19 +43,17 @@ export function renderComparison(c: ChainComparison, spend: boolean): string {
         : `Same through iteration ${first - 1}; they differ from iteration ${first}.`,
   );
   for (const it of c.iterations) {
-    const marks = differences(it.differences);
-    if (marks.length === 0) {
+    if (it.differences.length === 0) {
       const calls = it.a!.calls.map((call) => call.tool).join(', ') || 'no tool calls';
       out.push(`= iteration ${it.iteration}: ${calls}`);
       continue;
     }
-    const what = marks[0] === 'missing' ? `only in ${it.a ? 'A' : 'B'}` : marks.join(', ');
-    out.push(`≠ iteration ${it.iteration}: ${what}`, ...sideLines('A', it.a, spend), ...sideLines('B', it.b, spend));
+    const what = it.differences[0] === 'missing' ? `only in ${it.a ? 'A' : 'B'}` : it.differences.join(', ');
+    out.push(`≠ iteration ${it.iteration}: ${what}`, ...sideLines('A', it.a), ...sideLines('B', it.b));
   }
-  if (c.answerDiffers) {
-    out.push('≠ answer');
-    out.push(`  A: ${c.a.answer === undefined ? '(none yet)' : clip(c.a.answer.replace(/\s+/g, ' '), 400)}`);
-    out.push(`  B: ${c.b.answer === undefined ? '(none yet)' : clip(c.b.answer.replace(/\s+/g, ' '), 400)}`);
-  } else if (c.a.answer !== undefined) out.push(`= answer: ${clip(c.a.answer.replace(/\s+/g, ' '), 400)}`);
+  const answer = (text: string | undefined) =>
+    text === undefined ? '(none yet)' : clip(text.replace(/\s+/g, ' '), 400);
+  if (c.answerDiffers) out.push('≠ answer', `  A: ${answer(c.a.answer)}`, `  B: ${answer(c.b.answer)}`);
+  else if (c.a.answer !== undefined) out.push(`= answer: ${answer(c.a.answer)}`);
   return `${out.join('\n')}\n`;
 }

@@ -4,9 +4,7 @@ import { searchStore } from '../../client/store/search-store';
 import { ApiError } from '../api-error';
 import { defineRoute, type ApiContext, type ApiRoute } from '../api-route';
 import { RunIdParams } from '../api-schemas';
-import { readWholeChain } from './store-read';
-import type { Identity } from '../auth/identity';
-import { chainInLens, subChainShown, withoutSteps } from '../policy/apply-lens';
+import { chainForCaller } from './chain-for-caller';
 import { searchInLens } from '../policy/search-in-lens';
 import {
   SearchQuery,
@@ -19,21 +17,6 @@ import {
 } from './store-schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The whole chain in the caller's view, narrowed by their lens (a sub-agent shown as its summary has no steps). */
-async function chainForStoreRoute(
-  ctx: ApiContext,
-  identity: Identity,
-  runId: string,
-  query: { view?: string | undefined; source: 'store' | 'temporal' | 'auto'; details: boolean },
-) {
-  const view = ctx.viewFor(identity, query.view);
-  const { chain, source, target } = await readWholeChain(ctx, identity, runId, view, query.source);
-  const lens = await ctx.lensFor?.(identity, view, target, { details: query.details });
-  const shown = subChainShown(lens, target);
-  const viewed = chainInLens(chain, view, lens);
-  return { chain: shown === 'summary' ? withoutSteps(viewed) : viewed, source };
-}
 
 /** A store that fails is a 503 saying so: a search never answers from part of the runs. */
 async function storeRead<T>(store: ChainStore, read: () => Promise<T>): Promise<T> {
@@ -63,7 +46,7 @@ export const getSummary = defineRoute({
   response: { status: 200, description: 'The summary', schema: SummaryResponse },
   errors: [400, 401, 403, 404, 503],
   async handle({ ctx, identity, params, query }) {
-    const { chain, source } = await chainForStoreRoute(ctx, identity, params.id, query);
+    const { chain, source } = await chainForCaller(ctx, identity, params.id, query);
     return { ...summariseChain(chain), runId: params.id, ...source };
   },
 });
@@ -78,7 +61,7 @@ export const getTimeline = defineRoute({
   response: { status: 200, description: 'The timeline', schema: TimelineResponse },
   errors: [400, 401, 403, 404, 503],
   async handle({ ctx, identity, params, query }) {
-    const { chain, source } = await chainForStoreRoute(ctx, identity, params.id, query);
+    const { chain, source } = await chainForCaller(ctx, identity, params.id, query);
     return { ...chainTimeline(chain), runId: params.id, ...source };
   },
 });

@@ -125,4 +125,18 @@ describe('two chains side by side (compareChains)', () => {
       models: ['m1'],
     });
   });
+
+  it("leaves a fork's note on where it started out of its thoughts, and says where it started", () => {
+    const kept = [...modelReply(1, 'm1', 0), thought(1, 'Look it up.'), call(1, 'c1', 'lookup', { key: 'abc' })];
+    const origin = chain('a', [...kept, result(1, 'c1', 30)]);
+    const last = kept.length + 1;
+    const fork = {
+      ...chain('b', [...kept, result(1, 'c1', 30), thought(1, 'Forked from run a at step 4.')]),
+      forkedFrom: { workflowId: 'a', atStep: last, keptThroughStep: last },
+    } as ReasoningChain;
+    fork.steps[fork.steps.length - 1]!.stepNumber = last + 1;
+    const c = compareChains(origin, fork);
+    expect(c.iterations[0]!.differences).toEqual([]);
+    expect(c.b.forkedFrom).toEqual({ workflowId: 'a', keptThroughStep: last });
+  });
 });

@@ -34,9 +34,10 @@ export const DIFF_COMMAND: CommandSpec = {
     try {
       // Both through the one read gate, in the same view: the comparison shows only what that view shows.
       const [a, b] = await Promise.all([agents.chain(l.args[0]!, viewer), agents.chain(l.args[1]!, viewer)]);
-      const comparison = compareChains(a, b);
+      // The end user's view has no spend: no cost or tokens, and a difference in cost alone is none.
+      const comparison = compareChains(a, b, { spend: viewer !== 'end_user' });
       if (l.flag('json')) writeForStdout(`${JSON.stringify(comparison, null, 2)}\n`);
-      else writeSafe(process.stdout, renderComparison(comparison, viewer !== 'end_user'));
+      else writeSafe(process.stdout, renderComparison(comparison));
     } finally {
       await agents.client.connection.close();
     }

@@ -30,8 +30,16 @@ export function App() {
       </form>
       <ul className="runs">
         {runs.map((r) => (
-          <li key={r.runId} data-run={r.runId} data-status={r.status} onClick={() => setRunId(r.runId)}>
-            {r.status} · {r.task}
+          // How it ended as the viewer says it (a withheld answer is no plain "completed"), and the model that answered.
+          <li
+            key={r.runId}
+            data-run={r.runId}
+            data-status={r.status}
+            data-ending={r.ending?.label}
+            data-model={r.model}
+            onClick={() => setRunId(r.runId)}
+          >
+            {[r.ending?.label ?? r.status, r.task, r.model].filter(Boolean).join(' · ')}
           </li>
         ))}
       </ul>

@@ -301,7 +301,12 @@ describe('thoughtline/react in Chromium, the docs example against serve', () => 
     expect(await run.locator('p.status').getAttribute('data-stream')).toBe('ended');
     await expectEveryStepOnce(page, runId);
     // useRuns: the list shows the run, and how it ended, as the server lists it.
-    await page.locator(`ul.runs li[data-run="${runId}"][data-status="completed"]`).waitFor({ timeout: 60_000 });
+    const listed = page.locator(`ul.runs li[data-run="${runId}"][data-status="completed"]`);
+    await listed.waitFor({ timeout: 60_000 });
+    // As the viewer shows it: the ending's label, and the model that answered (the offline one, not the one asked for).
+    await expect.poll(() => listed.getAttribute('data-model'), { timeout: 30_000 }).toBe('offline-model');
+    expect(await listed.getAttribute('data-ending')).toBe('success');
+    expect(await listed.textContent()).toMatch(/^success · Wait for gate alpha.* · offline-model$/);
     await page.close();
   }, 300_000);
 

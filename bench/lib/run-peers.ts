@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { z } from 'zod';
 import { errorText } from './figure';
 
@@ -24,14 +26,14 @@ const INSTALL_TIMEOUT_MS = 600_000;
 function run(
   cmd: string,
   args: readonly string[],
-  opts: { cwd: string; timeoutMs: number; label: string },
+  opts: { cwd: string; timeoutMs: number; label: string; env?: NodeJS.ProcessEnv },
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // SIGKILL at the timeout: a peer stuck in a loop may ignore SIGTERM.
     execFile(
       cmd,
       args,
-      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      { cwd: opts.cwd, env: opts.env, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         if (!err) return resolve({ stdout, stderr });
         const { killed, code } = err as { killed?: boolean; code?: number | string };
@@ -63,16 +65,87 @@ export async function installPeers(dir: string, log: (line: string) => void): Pr
     return undefined;
   const verb = lockHash ? 'ci' : 'install';
   log(`installing the peers' packages: npm ${verb} --prefix ${dir}`);
+  const scripted = scriptedPackages(dir);
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(scripted.map((name) => [localPrebuildsVar(name), PREBUILDS_DIR])),
+  };
   try {
     await run('npm', [verb, '--prefix', dir, '--no-audit', '--no-fund'], {
       cwd: dir,
+      env,
       timeoutMs: INSTALL_TIMEOUT_MS,
       label: `npm ${verb}`,
     });
+    await keepPrebuilds(dir, scripted).catch((err) => log(`the native builds were not kept: ${errorText(err)}`));
     if (lockHash) fs.writeFileSync(stamp, `${lockHash}\n`);
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * The peers' native builds, kept per user across installs (as npm keeps its tarballs) for
+ * prebuild-install, which looks in a package's local-prebuilds folder before downloading. Offline
+ * (github.com unreachable) every clean install compiled better-sqlite3's SQLite from source, 47 s
+ * of a core. Named as prebuild-install names a download (version, Node ABI, platform, arch), so a
+ * build for another Node is never picked up; prebuild-install loads what it unpacks, and compiles
+ * as before when that fails.
+ */
+const PREBUILDS_DIR = path.join(
+  process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+  'thoughtline',
+  'prebuilds',
+);
+
+/** The packages whose install scripts npm runs (package.json's allowScripts). */
+function scriptedPackages(dir: string): string[] {
+  const { allowScripts = {} } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  return Object.keys(allowScripts).filter((name) => allowScripts[name]);
+}
+
+/** The variable prebuild-install reads for a package's local-prebuilds folder (its util.js). */
+const localPrebuildsVar = (name: string): string =>
+  `npm_config_${name.replace(/[^a-zA-Z0-9]/g, '_').replace(/^_/, '')}_local_prebuilds`;
+
+/** Keeps each prebuild-install package's compiled addons as a local prebuild, once this Node loads them. */
+async function keepPrebuilds(dir: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const packageDir = path.join(dir, 'node_modules', name);
+    const release = path.join(packageDir, 'build', 'Release');
+    if (!fs.existsSync(release)) continue;
+    const { version, scripts } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+      version: string;
+      scripts?: { install?: string };
+    };
+    if (!scripts?.install?.includes('prebuild-install')) continue;
+    const base = name.replace(/^@[^/]+\//, '');
+    const file = path.join(
+      PREBUILDS_DIR,
+      `${base}-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`,
+    );
+    if (fs.existsSync(file)) continue;
+    // Only the addons (not a test's SQLite extension): prebuild-install loads the last .node it unpacks.
+    const addons = fs.readdirSync(release).filter((f) => f.endsWith('.node') && loads(path.join(release, f)));
+    if (addons.length === 0) continue;
+    fs.mkdirSync(PREBUILDS_DIR, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    const entries = addons.map((f) => path.posix.join('build', 'Release', f));
+    await promisify(execFile)('tar', ['-czf', partial, '-C', packageDir, ...entries]);
+    fs.renameSync(partial, file);
+  }
+}
+
+/** Whether this Node loads `file` as an addon (built for its ABI). */
+function loads(file: string): boolean {
+  try {
+    process.dlopen({ exports: {} }, file);
+    return true;
+  } catch {
+    return false;
   }
 }
 

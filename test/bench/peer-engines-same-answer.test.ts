@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEngine } from '../../bench/side-by-side/engine-process';
 import { engineSpec } from '../../bench/side-by-side/engine-specs';
@@ -18,27 +19,30 @@ import { installPeers } from '../../bench/lib/run-peers';
 const root = path.resolve(__dirname, '../..');
 const peersDir = path.join(root, 'bench', 'peers');
 const ITERATIONS = 3;
+const run = promisify(execFile);
 let infra: SideBySideInfra;
 let workDir: string;
 
-beforeAll(async () => {
-  const installError = await installPeers(peersDir, () => {});
-  if (installError) throw new Error(`the peers' packages did not install: ${installError}`);
-  // Thoughtline's engine runs compiled, as `npm run bench:peers` runs it.
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'bench/tsconfig.json'],
-    {
-      cwd: root,
-      stdio: 'pipe',
-    },
-  );
-  execFileSync(process.execPath, [path.join(root, 'scripts/vendor-sql-grammars.cjs'), '.thoughtline/bench-dist'], {
+/** Thoughtline's engine runs compiled, as `npm run bench:peers` runs it. */
+async function compileBench(): Promise<void> {
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  await run(process.execPath, [tsc, '-p', 'bench/tsconfig.json'], { cwd: root });
+  await run(process.execPath, [path.join(root, 'scripts/vendor-sql-grammars.cjs'), '.thoughtline/bench-dist'], {
     cwd: root,
-    stdio: 'pipe',
   });
+}
+
+beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'peer-engines-'));
-  infra = await startInfra(root, peersDir, workDir, () => {}, { postgres: true, restate: true });
+  // Side by side: npm installing the peers (on a clean clone a minute or more, most of it compiling
+  // better-sqlite3), tsc, and the servers; only restate-server, one of the peers' packages, waits.
+  const installed = installPeers(peersDir, () => {}).then((error) => {
+    if (error) throw new Error(`the peers' packages did not install: ${error}`);
+  });
+  const starting = startInfra(root, peersDir, workDir, () => {}, { postgres: true, restate: true }, installed);
+  const [started, ...done] = await Promise.allSettled([starting, installed, compileBench()]);
+  if (started.status === 'fulfilled') infra = started.value;
+  for (const outcome of [...done, started]) if (outcome.status === 'rejected') throw outcome.reason;
   expect(infra.errors).toEqual([]);
 }, 900_000);
 

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { findPostgresBin } from '../../../src/dev-server/cluster/database/cluster-postgres';
 import { freePort } from '../../../src/dev-server/probes/free-port';
 
@@ -24,27 +25,27 @@ export async function startBenchPostgres(projectRoot: string): Promise<BenchPost
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peers-pg-'));
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  const run = (program: string, args: string[]): string =>
-    execFileSync(
-      asRoot ? 'runuser' : path.join(bin, program),
-      asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args,
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
-    );
+  const command = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args];
+  const options = { encoding: 'utf8', timeout: 60_000 } as const;
+  // Not blocking while it starts: the caller starts other servers meanwhile.
+  const run = async (program: string, args: string[]): Promise<string> =>
+    (await promisify(execFile)(...command(program, args), options)).stdout;
   const data = path.join(dir, 'data');
   const port = await freePort();
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-instructions']);
+  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-instructions']);
   // Enough connections for a thousand concurrent runs' pools (DBOS and LangGraph each pool their own).
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`;
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`;
+  await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']);
   const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const version = run('postgres', ['--version']).trim();
+  const version = (await run('postgres', ['--version'])).trim();
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     pid,
     version,
     stop: () => {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        execFileSync(...command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']), options);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

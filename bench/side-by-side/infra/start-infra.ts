@@ -49,7 +49,9 @@ export function pidByCommandLine(parts: readonly string[]): number | undefined {
 
 /**
  * Temporal's dev server (with Thoughtline's search attributes and one workflow bundle), Debian's
- * PostgreSQL and restate-server, as each engine's docs run them on one machine. A server that
+ * PostgreSQL and restate-server, as each engine's docs run them on one machine, started side by
+ * side (each mostly waits on its own process). restate-server comes from the peers' packages: it
+ * starts once `peersInstalled` resolves, so a caller may install them meanwhile. A server that
  * cannot start fails only the engines that need it.
  */
 export async function startInfra(
@@ -58,35 +60,36 @@ export async function startInfra(
   workDir: string,
   log: (line: string) => void,
   needs: { postgres: boolean; restate: boolean },
+  peersInstalled: Promise<unknown> = Promise.resolve(),
 ): Promise<SideBySideInfra> {
   const errors: string[] = [];
-  const temporal = await createBenchContext(log);
+  const [started, postgresStart, restateStart] = await Promise.allSettled([
+    createBenchContext(log),
+    needs.postgres ? startBenchPostgres(projectRoot) : undefined,
+    needs.restate ? peersInstalled.then(() => startRestate(peersDir, workDir)) : undefined,
+  ]);
+  const postgres = postgresStart.status === 'fulfilled' ? postgresStart.value : undefined;
+  const restate = restateStart.status === 'fulfilled' ? restateStart.value : undefined;
+  if (started.status === 'rejected') {
+    // Nothing runs without Temporal: the others stop rather than outlive the caller.
+    await restate?.stop();
+    postgres?.stop();
+    throw started.reason;
+  }
+  const temporal = started.value;
   const port = temporal.server.address.split(':').at(-1)!;
   const temporalPid = pidByCommandLine(['start-dev', port]);
   const versions: Record<string, string> = { temporal: temporal.server.cliVersion.split('\n')[0]! };
-  let postgres: BenchPostgres | undefined;
-  if (needs.postgres) {
-    try {
-      postgres = await startBenchPostgres(projectRoot);
-      versions['postgres'] = postgres.version;
-      log(`PostgreSQL at ${postgres.url}`);
-    } catch (err) {
-      errors.push(`PostgreSQL did not start: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  let restate: SideBySideInfra['restate'];
-  if (needs.restate) {
-    try {
-      const mod = (await import(pathToFileURL(path.join(peersDir, 'engines', 'restate', 'start-server.mjs')).href)) as {
-        startRestateServer(o: { workDir: string }): Promise<NonNullable<SideBySideInfra['restate']>>;
-      };
-      restate = await mod.startRestateServer({ workDir });
-      versions['restate-server'] = packageVersion(peersDir, '@restatedev/restate-server');
-      log(`restate-server at ${restate.ingress}`);
-    } catch (err) {
-      errors.push(`restate-server did not start: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
+  if (postgres) {
+    versions['postgres'] = postgres.version;
+    log(`PostgreSQL at ${postgres.url}`);
+  } else if (postgresStart.status === 'rejected')
+    errors.push(`PostgreSQL did not start: ${message(postgresStart.reason)}`);
+  if (restate) {
+    versions['restate-server'] = packageVersion(peersDir, '@restatedev/restate-server');
+    log(`restate-server at ${restate.ingress}`);
+  } else if (restateStart.status === 'rejected')
+    errors.push(`restate-server did not start: ${message(restateStart.reason)}`);
   let server: BenchServer = temporal.server;
   let connection: Connection | undefined;
   const infra: SideBySideInfra = {
@@ -127,3 +130,16 @@ export async function startInfra(
   };
   return infra;
 }
+
+type RestateServer = NonNullable<SideBySideInfra['restate']>;
+
+/** restate-server as the peers' own script starts it (bench/peers/engines/restate/start-server.mjs). */
+async function startRestate(peersDir: string, workDir: string): Promise<RestateServer> {
+  const script = path.join(peersDir, 'engines', 'restate', 'start-server.mjs');
+  const mod = (await import(pathToFileURL(script).href)) as {
+    startRestateServer(o: { workDir: string }): Promise<RestateServer>;
+  };
+  return mod.startRestateServer({ workDir });
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

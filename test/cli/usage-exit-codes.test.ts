@@ -47,7 +47,7 @@ describe('the CLI refuses usage mistakes with exit code 2 and says what was mean
     await usageMistake(['status', 'agent-1', 'extra'], '"status" takes <run-id>; unexpected "extra".');
     await usageMistake(
       ['cancel', 'agent-1', '--json'],
-      '"cancel" does not take --json (versions, tools, run, schedule, eval, chain, status, runs, tree, fork, import, memory, cache, store, search, usage do); "cancel" takes --reason, --hard.',
+      '"cancel" does not take --json (versions, tools, run, schedule, eval, chain, status, runs, tree, diff, fork, import, memory, cache, store, search, usage do); "cancel" takes --reason, --hard.',
     );
   });
 

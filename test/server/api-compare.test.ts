@@ -3,7 +3,7 @@ import { say, useTool } from '../../src/activities/models/scripted-model';
 import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from './server-harness';
+import { routedModel, startAndComplete, startServerHarness, type Person, type ServerHarness } from './server-harness';
 
 const env = useTestEnv();
 const model = routedModel();
@@ -16,14 +16,7 @@ afterAll(async () => s?.close());
 
 async function runToEnd(who: Person, key: string, turns: Parameters<typeof model.script>[1]): Promise<string> {
   model.script(key, turns);
-  const started = await s.call(who, 'POST', '/v1/runs', { task: `${key}: how much is it?`, model: SCRIPTED_MODEL });
-  expect(started.status).toBe(201);
-  const runId = started.json.runId as string;
-  await eventually(`${runId} to end`, async () => {
-    const { json } = await s.call(who, 'GET', `/v1/runs/${runId}`);
-    return json.status === 'completed' ? json : undefined;
-  });
-  return runId;
+  return startAndComplete(s, who, { task: `${key}: how much is it?`, model: SCRIPTED_MODEL });
 }
 
 const lookup = (key: string) => ({ content: [say(`Looking up ${key}.`), useTool('lookup', { key })] });

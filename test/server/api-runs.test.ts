@@ -4,7 +4,14 @@ import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { childRunIds } from '../helpers/sub-agent-scripts';
 import { useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
-import { eventually, routedModel, startServerHarness, type Person, type ServerHarness } from './server-harness';
+import {
+  eventually,
+  routedModel,
+  startAndComplete,
+  startServerHarness,
+  type Person,
+  type ServerHarness,
+} from './server-harness';
 
 const env = useTestEnv();
 const model = routedModel();
@@ -23,18 +30,7 @@ async function runToEnd(
   extra: Record<string, unknown> = {},
 ): Promise<string> {
   if (turns.length > 0) model.script(key, turns);
-  const started = await s.call(who, 'POST', '/v1/runs', {
-    task: `${key}: look things up`,
-    model: SCRIPTED_MODEL,
-    ...extra,
-  });
-  expect(started.status).toBe(201);
-  const runId = started.json.runId as string;
-  await eventually(`${runId} to end`, async () => {
-    const { json } = await s.call(who, 'GET', `/v1/runs/${runId}`);
-    return json.status === 'completed' ? json : undefined;
-  });
-  return runId;
+  return startAndComplete(s, who, { task: `${key}: look things up`, model: SCRIPTED_MODEL, ...extra });
 }
 
 const finish = (answer: string) => ({ content: [useTool('finish', { result: answer })] });

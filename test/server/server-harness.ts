@@ -158,6 +158,19 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
   }
 }
 
+/** Starts a run over HTTP as `who` with `body` (its model scripted by the caller) and waits until it has completed; its id. */
+export async function startAndComplete(s: ServerHarness, who: Person, body: Record<string, unknown>): Promise<string> {
+  const started = await s.call(who, 'POST', '/v1/runs', body);
+  if (started.status !== 201)
+    throw new Error(`POST /v1/runs answered ${started.status}: ${JSON.stringify(started.json)}`);
+  const runId = started.json.runId as string;
+  await eventually(`${runId} to end`, async () => {
+    const { json } = await s.call(who, 'GET', `/v1/runs/${runId}`);
+    return json.status === 'completed' ? json : undefined;
+  });
+  return runId;
+}
+
 /**
  * Starts a run through `serve`'s API at `base` with `token` and waits (up to a minute) for it to
  * complete; the run's record, or a failed expectation naming the status the API answered.

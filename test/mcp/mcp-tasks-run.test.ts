@@ -67,11 +67,17 @@ describe.concurrent('a run whose MCP server answers with tasks', () => {
         { model: SCRIPTED_MODEL, task: 'Report on sales', tools: ['reports__slow_report'] },
         { workflowId },
       );
-      // Parked: at least two polls, each after its own timer.
-      await waitFor('two polls', async () => (await polledTaskIds(workflowId)).length >= 2, 60_000);
+      // Parked: at least two polls, each after its own timer. The worker stops once the second poll
+      // is done and the run waits on its next (4 s) timer: stopping it mid-poll would leave that
+      // poll open for the next worker to retry.
+      await waitFor(
+        'two polls done',
+        async () => (await polledTaskIds(workflowId)).length >= 2 && (await pendingActivities(workflowId)) === 0,
+        60_000,
+      );
     });
     // Between polls the run holds nothing: no activity is open while it waits on its timer.
-    await waitFor('the wait between polls', async () => (await pendingActivities(workflowId)) === 0, 30_000);
+    expect(await pendingActivities(workflowId)).toBe(0);
     const second = await createAgentWorker({
       connection: env.nativeConnection,
       namespace: inject('temporalNamespace'),

@@ -22,6 +22,7 @@ import { measureOverhead } from './thoughtline-overhead';
 import { measureWorkers } from './workers';
 import { measureTenantRates } from './tenant-rates';
 import { measureMcpTaskWait } from './mcp-task-wait';
+import { measureRunPage } from './run-page';
 
 const FIGURES: Record<
   FigureId,
@@ -44,6 +45,7 @@ const FIGURES: Record<
   cancel: { title: '13. Cancelling a run: from the request to the returned result', measure: measureCancellation },
   tenant: { title: '14. Tenant limits: Temporal actions of a 21-call run with each', measure: measureTenantRates },
   mcptask: { title: '15. A run parked an hour on an MCP task (time-skipped)', measure: measureMcpTaskWait },
+  runpage: { title: "16. Reading a run: a long run's page in Chromium", measure: measureRunPage },
 };
 
 /**

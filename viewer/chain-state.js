@@ -37,6 +37,13 @@ export function createChainState() {
     get last() {
       return steps.size ? Math.max(...steps.keys()) : 0;
     },
+    /** The latest step of a type held, or undefined. */
+    lastOf(type) {
+      let latest;
+      for (const step of steps.values())
+        if (step.type === type && (!latest || step.stepNumber > latest.stepNumber)) latest = step;
+      return latest;
+    },
     /** Step numbers by step id, so an answer's claims can link the step that supports them. */
     stepNumbers() {
       const numbers = new Map();

@@ -11,9 +11,9 @@ export function badgeOf(run) {
 /**
  * How the run ended, from GET /v1/runs/{id}'s `ending` (already in this person's view): its
  * state and reason in the ending's tone, the one-line summary, then the answer under its title
- * or the error in full.
+ * or the error in full. `answer`, when given, is the answer with its claims marked (answer-view.js).
  */
-export function renderEnding(panel, ending) {
+export function renderEnding(panel, ending, { answer } = {}) {
   panel.hidden = !ending;
   if (!ending) return;
   const reason = ending.terminationReason ? ` · ${ending.terminationReason}` : '';
@@ -21,9 +21,11 @@ export function renderEnding(panel, ending) {
     panel,
     h('h3', { class: `ending-title tone-${ending.tone}` }, `Ended: ${ending.state}${reason}`),
     ending.summary !== ending.label ? h('p', { class: 'ending-summary' }, ending.summary) : null,
-    ending.answer
-      ? h('div', { class: 'ending-answer' }, h('h4', {}, ending.answerTitle ?? 'Answer'), h('p', {}, ending.answer))
-      : null,
+    answer
+      ? h('div', { class: 'ending-answer' }, answer)
+      : ending.answer
+        ? h('div', { class: 'ending-answer' }, h('h4', {}, ending.answerTitle ?? 'Answer'), h('p', {}, ending.answer))
+        : null,
     ending.error ? h('pre', { class: 'ending-error error' }, ending.error) : null,
   );
 }

@@ -15,6 +15,8 @@ import { renderScores } from './scores.js';
 import { createAddToDataset } from './add-to-dataset.js';
 import { sourceLine } from './store-notices.js';
 import { createLiveSubAgents, showLiveSubAgentSteps, subAgentLink, subAgentView } from './sub-agents.js';
+import { createTraceView } from './trace-view.js';
+import { markedAnswer } from './answer-view.js';
 
 /** Steps per chain page; the API allows up to 500. */
 export const PAGE = 50;
@@ -49,7 +51,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const addToDataset = createAddToDataset({ runId, me });
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
   const goneNote = h('p', { class: 'steps-gone', role: 'note', hidden: true });
-  const stepsEl = h('div', { class: 'steps' });
+  const stepsEl = h('div', { class: 'steps trace' });
+  const trace = createTraceView(stepsEl, { approvals: () => [...approvals.values()] });
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
   // The run's progress lines ("Checked 3 sources · processed 247 records"), first, when the person chose summaries only.
@@ -148,16 +151,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const insertSteps = (added) => {
     if (added.length === 0) return;
     const c = ctx();
-    for (const step of added) {
-      const el = stepView(step, c);
-      // Live steps come last: append; a page of earlier steps goes before the first larger one.
-      const last = stepsEl.lastElementChild;
-      const after =
-        !last || Number(last.dataset.step) < step.stepNumber
-          ? null
-          : [...stepsEl.children].find((child) => Number(child.dataset.step) > step.stepNumber);
-      stepsEl.insertBefore(el, after ?? null);
-    }
+    // Each step goes to its iteration's card, in step order (a page of earlier steps or a live one).
+    trace.add(added, (step) => stepView(step, c));
     retitleCalls(stepsEl, added, c);
     renderApprovals();
   };
@@ -196,6 +191,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     if (!focusStep) return;
     const el = stepsEl.querySelector(`[data-step="${focusStep}"]`);
     el?.classList.add('focused');
+    trace.reveal(el);
     el?.scrollIntoView({ block: 'center' });
   };
 
@@ -226,10 +222,17 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     renderSubAgents();
     const plan = status?.progress?.plan?.tasks ?? status?.plan?.tasks ?? chainHead?.plan?.tasks;
     if (plan) renderPlan(plan);
-    renderEnding(endingPanel, status?.ending);
+    renderEnding(endingPanel, status?.ending, { answer: answerOfChain(status?.ending) });
   };
 
   const ended = () => ENDED.has(status?.status);
+
+  /** The answer with its claims marked, when the chain's last synthesis is the answer the ending shows. */
+  const answerOfChain = (ending) => {
+    const synthesis = state.lastOf('synthesis')?.synthesis;
+    if (!ending?.answer || synthesis?.conclusion !== ending.answer) return undefined;
+    return markedAnswer(synthesis, state.stepNumbers());
+  };
 
   let statusInFlight;
   let statusAgain = false;
@@ -270,6 +273,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
    * again (from the stream, the status, the chain) must not wipe a reason being typed.
    */
   const cards = new Map();
+  let approvalsDrawn = '';
   const decisionState = (record) =>
     [record.status, record.argumentsHash, record.decidedBy?.id ?? '', record.note ?? ''].join('\u0000');
   const renderApprovals = () => {
@@ -292,6 +296,12 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         if (card.node.parentElement !== slot) slot.append(card.node);
       } else if (record.status === 'pending') loose.push(card.node);
       else card.node.remove();
+    }
+    // The waterfall draws approval waits: redrawn when a record's state changed.
+    const drawn = records.map(decisionState).join('\u0001');
+    if (drawn !== approvalsDrawn) {
+      approvalsDrawn = drawn;
+      trace.refresh();
     }
     const pending = records.filter((r) => r.status === 'pending');
     pendingPanel.hidden = pending.length === 0;

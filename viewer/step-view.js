@@ -95,7 +95,7 @@ function body(step, ctx) {
 }
 
 /** Says what stands behind a judged answer; nothing for one recorded before answers were judged. */
-function groundingNote(synthesis) {
+export function groundingNote(synthesis) {
   const judged = answerLabel(synthesis);
   if (!judged) return null;
   const sources = Array.isArray(synthesis.sources) ? synthesis.sources.length : 0;
@@ -133,15 +133,13 @@ function claimList(synthesis, stepNumbers) {
       const n = stepNumbers.get(claim.supportedBy);
       return n === undefined
         ? h('span', { class: 'claim-source' }, 'an observation not on this page')
-        : h('a', { class: 'claim-source', href: `#step-${n}` }, `step ${n}`);
+        : stepLink(n, `step ${n}`, 'claim-source');
     }
     if (typeof claim.contradictedBy === 'string') {
       const n = stepNumbers.get(claim.contradictedBy);
-      return h(
-        'a',
-        { class: 'claim-source claim-contradicted', href: n === undefined ? undefined : `#step-${n}` },
-        n === undefined ? 'contradicted' : `contradicted by step ${n}`,
-      );
+      return n === undefined
+        ? h('span', { class: 'claim-source claim-contradicted' }, 'contradicted')
+        : stepLink(n, `contradicted by step ${n}`, 'claim-source claim-contradicted');
     }
     if (typeof claim.given === 'string') return h('span', { class: 'claim-source' }, `given by the ${claim.given}`);
     if (claim.unchecked === true) return h('span', { class: 'claim-source claim-unchecked' }, 'not checked');
@@ -162,6 +160,28 @@ function claimList(synthesis, stepNumbers) {
           : null,
       ),
     ),
+  );
+}
+
+/**
+ * A link to step `n` of this page: scrolls to it (opening the model-call fold it sits in) without
+ * changing the route, which `#step-N` as a plain link would.
+ */
+export function stepLink(n, text, className) {
+  return h(
+    'a',
+    {
+      class: className,
+      href: `#step-${n}`,
+      onclick: (event) => {
+        event.preventDefault();
+        const el = document.getElementById(`step-${n}`);
+        const fold = el?.closest('details.model-call');
+        if (fold) fold.open = true;
+        el?.scrollIntoView({ block: 'center' });
+      },
+    },
+    text,
   );
 }
 

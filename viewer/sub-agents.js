@@ -7,6 +7,7 @@ import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { formatUsd, remoteChainText, subAgentTitle } from './format.js';
 import { retitleCalls, stepView } from './step-view.js';
+import { createTraceView } from './trace-view.js';
 
 const CHILD_PAGE = 100;
 
@@ -96,6 +97,12 @@ const liveStepView = (step, ctx) => {
   return el;
 };
 
+/** The selector of a fold's own step N in the chain it read (not a step of a sub-agent under it). */
+const ownStep = (n) => {
+  const steps = ':scope > .sub-agent-body > .trace > .iteration > .iteration-body > .iteration-steps';
+  return `${steps} > .step[data-step="${n}"], ${steps} > details.model-call > .step[data-step="${n}"]`;
+};
+
 /**
  * Shows a running child's new steps (from `live.add`) in every fold of it under `root`, opened:
  * the parent's page shows its sub-agent working without a click.
@@ -108,9 +115,7 @@ export function showLiveSubAgentSteps(root, workflowId, added, { view, live }) {
     const list = fold.querySelector(':scope > .sub-agent-live');
     const ctx = liveStepCtx(state, { view, live });
     // A fold opened before the stream sent its steps read them from the chain already.
-    for (const step of added)
-      if (!fold.querySelector(`:scope > .sub-agent-body > .step[data-step="${step.stepNumber}"]`))
-        list.append(liveStepView(step, ctx));
+    for (const step of added) if (!fold.querySelector(ownStep(step.stepNumber))) list.append(liveStepView(step, ctx));
     retitleCalls(list, added, ctx);
     fold.querySelector(':scope > summary').textContent = foldTitle(
       { agentName: fold.dataset.agentName },
@@ -121,7 +126,10 @@ export function showLiveSubAgentSteps(root, workflowId, added, { view, live }) {
   }
 }
 
-/** A fold-out under the call that delegated: the child's chain, read once when first opened, or its steps as they come while it runs. */
+/**
+ * A fold-out under the call that delegated: the child's chain as iteration cards, read once when
+ * first opened, or its steps as they come while it runs.
+ */
 export function subAgentView(delegatedTo, { view, sub, live }) {
   // A remote agent's run is not on this server: its linked steps are shown as the parent recorded them.
   if (sub?.remote?.chain) return remoteChainView(delegatedTo, sub.remote.chain);
@@ -159,7 +167,10 @@ export function subAgentView(delegatedTo, { view, sub, live }) {
       });
       const state = createChainState();
       const steps = state.addSteps(page.chain?.steps ?? []);
-      const names = state.toolNames();
+      // The child's chain as its own iteration cards; its own sub-agents fold out under it the same way.
+      const cards = h('div', { class: 'steps trace' });
+      const ctx = liveStepCtx(state, { view, live });
+      createTraceView(cards, {}).add(steps, (step) => liveStepView(step, ctx));
       replaceChildren(
         body,
         h(
@@ -172,7 +183,7 @@ export function subAgentView(delegatedTo, { view, sub, live }) {
           ),
           page.nextAfterStep ? ` · first ${steps.length} of ${page.totalSteps} steps` : '',
         ),
-        steps.map((step) => stepView(step, { toolNames: names, answeredBy: state.answeringModels() })),
+        cards,
       );
     } catch (err) {
       loaded = false;

@@ -19,6 +19,7 @@ export const FIGURE_IDS = [
   'cancel',
   'tenant',
   'mcptask',
+  'runpage',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
@@ -86,6 +87,9 @@ const BenchEnv = z.object({
   BENCH_HISTORY_ITERATIONS: counts.optional(),
   BENCH_HISTORY_OBSERVATION_BYTES: counts.optional(),
   BENCH_LONG_RUN_ITERATIONS: count.optional(),
+  /** Figure 16: iterations of the run whose page is opened, and how many times it is opened. */
+  BENCH_PAGE_ITERATIONS: count.optional(),
+  BENCH_PAGE_LOADS: count.optional(),
   BENCH_LONG_RUN_OBSERVATION_BYTES: count.optional(),
   BENCH_IDLE_CACHED_RUNS: count.optional(),
   BENCH_IDLE_EVICTED_RUNS: count.optional(),
@@ -135,6 +139,8 @@ export interface BenchConfig {
   store: { steps: number; reads: number; searchRuns: number };
   /** Figure 13: runs cancelled per way of cancelling. */
   cancel: { runs: number };
+  /** Figure 16: a long run's page in Chromium. */
+  runPage: { iterations: number; loads: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -213,5 +219,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       searchRuns: pick(e.BENCH_STORE_SEARCH_RUNS, 1_000, 100, 5),
     },
     cancel: { runs: pick(e.BENCH_CANCEL_RUNS, 10, 10, 2) },
+    runPage: {
+      iterations: pick(e.BENCH_PAGE_ITERATIONS, 1_000, 200, 20),
+      loads: pick(e.BENCH_PAGE_LOADS, 20, 10, 3),
+    },
   });
 }

@@ -281,7 +281,7 @@ describe('the chain store pages in Chromium', () => {
 
   it('narrows the chain with filters, and clears them', async () => {
     const page = await openAs('dev', `/runs/${runs.parallel}`);
-    await page.locator('.steps .step').first().waitFor();
+    await page.locator('.steps .step').first().waitFor({ state: 'attached' });
     const all = await page.locator('.steps .step').count();
     await page.locator('.chain-filters input[value="tool_result"]').check();
     await page.locator('.chain-filters input[name="tool"]').fill('lookup_ledger');
@@ -318,7 +318,7 @@ describe('the chain store pages in Chromium', () => {
     expect(await timeline.locator('svg.waterfall g.bar').count()).toBeGreaterThan(0);
     await timeline.close();
     const other = await openAs('dev', `/runs/${runs.parallel}`);
-    await other.locator('.steps .step').first().waitFor();
+    await other.locator('.steps .step').first().waitFor({ state: 'attached' });
     expect(await other.locator('.chain .store-notice').isHidden()).toBe(true);
     await page.close();
     await other.close();
@@ -332,7 +332,7 @@ describe('the chain store pages in Chromium', () => {
     const notice = page.locator('.chain .store-notice');
     await notice.waitFor();
     expect(await notice.textContent()).toMatch(/^The chain store is unavailable \(.+\); read from Temporal\.$/);
-    await page.locator('.steps .step').first().waitFor();
+    await page.locator('.steps .step').first().waitFor({ state: 'attached' });
     await page.close();
   }, 60_000);
 });

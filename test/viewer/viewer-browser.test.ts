@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { say, useTool } from '../../src/activities/models/scripted-model';
@@ -12,6 +12,10 @@ import { SCRIPTED_MODEL } from '../helpers/scripted-input';
 import { useTestEnv } from '../helpers/temporal-env';
 import { eventually, routedModel, type Person } from '../server/server-harness';
 import { launchChromium } from './headless-chromium';
+import { DEMO_TASK, TEAM_AGENTS, TEAM_TASK } from '../../src/cli/commands/run-and-watch/demo';
+import { weatherDemoTurn } from '../../src/demo/offline-weather-model';
+import { weatherTool } from '../../src/demo/weather-tool';
+import { createOfflineModel } from '../../src/offline/offline-model';
 import { startViewerHarness, type ViewerHarness } from './viewer-harness';
 
 const env = useTestEnv();
@@ -67,9 +71,14 @@ const scanLedger = defineTool({
  * the test opens `typing.start` (the page is watching), then holds until `typing.done` opens.
  */
 const typing = { start: deferred(), done: deferred() };
+const offline = createOfflineModel([weatherDemoTurn]);
+/** The demo's tasks (and the team demo's sub-agents') go to the offline model, as `npm run demo` runs them. */
+const isDemoTask = (task: string) =>
+  task === DEMO_TASK || task === TEAM_TASK || task.startsWith('Get the current weather in ');
 const provider: ModelProvider = {
   name: 'scripted',
   async complete(request, signal, hooks) {
+    if (isDemoTask(taskOf(request))) return offline.complete(request, signal, hooks);
     if (taskOf(request).includes('[typing]') && request.messages.length === 1) {
       await typing.start.promise;
       hooks?.onTextDelta?.('Drafting the October ');
@@ -91,7 +100,10 @@ const pageErrors: string[] = [];
 let browser: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startViewerHarness(env, { tools: [gate.tool, payInvoice, countRows, scanLedger], model: provider });
+  s = await startViewerHarness(env, {
+    tools: [gate.tool, payInvoice, countRows, scanLedger, weatherTool],
+    model: provider,
+  });
   browser = await launchChromium();
 });
 afterEach(() => {
@@ -142,14 +154,49 @@ async function pendingApproval(runId: string): Promise<{ callId: string }> {
   });
 }
 
-/** A full-page PNG of what the person sees; saved to docs/images with THOUGHTLINE_SCREENSHOTS=1. */
-async function screenshot(page: Page, file: string): Promise<void> {
-  const png = await page.screenshot({ fullPage: true, ...(SAVE_SCREENSHOTS ? { path: path.join(IMAGES, file) } : {}) });
+/** A full-page PNG of what the person sees; saved to docs/images (when named) with THOUGHTLINE_SCREENSHOTS=1. */
+async function screenshot(page: Page, file?: string): Promise<void> {
+  await check(page.screenshot({ fullPage: true, ...saveTo(file) }));
+}
+
+/** A PNG of one part of the page (or of the window, not the whole page): a long page's picture stays small. */
+async function screenshotOf(target: Page | Locator, file: string): Promise<void> {
+  await check(target.screenshot(saveTo(file)));
+}
+
+const saveTo = (file: string | undefined) => (SAVE_SCREENSHOTS && file ? { path: path.join(IMAGES, file) } : {});
+async function check(shot: Promise<Buffer>): Promise<void> {
+  const png = await shot;
   expect(png.subarray(1, 4).toString()).toBe('PNG');
   expect(png.length).toBeGreaterThan(20_000);
 }
 
 const usage = { inputTokens: 1840, outputTokens: 96 };
+/** The claims of the answer on top marked `standing` (each mark's own text, without the screen reader's). */
+const marked = (page: Page, standing: string) =>
+  page
+    .locator(`.ending .marked-answer mark.claim-${standing}`)
+    .evaluateAll((els) =>
+      els.map((el) => (el as unknown as { firstChild?: { textContent: string } }).firstChild?.textContent),
+    );
+/** The run's own steps in its iteration cards (not a sub-agent's, folded under a call). */
+const OWN_STEPS = '.chain > .steps > .iteration > .iteration-body > .iteration-steps >';
+
+/** Starts a run of the demo over HTTP, as `npm run demo` (`--team`) does, and waits for it to end. */
+async function demoRun(team: boolean): Promise<string> {
+  const started = await s.call('dev', 'POST', '/v1/runs', {
+    task: team ? TEAM_TASK : DEMO_TASK,
+    model: SCRIPTED_MODEL,
+    ...(team ? { agentName: 'weather_lead', agents: TEAM_AGENTS, tokenBudget: 200_000 } : { agentName: 'weather' }),
+  });
+  expect(started.status).toBe(201);
+  const runId = started.json.runId as string;
+  await eventually('the demo run to end', async () => {
+    const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
+    return json.status === 'completed' ? json : undefined;
+  });
+  return runId;
+}
 
 describe('the chain viewer in Chromium', () => {
   it("shows a run's steps as they land, without a reload, with tokens, cost and the progress line", async () => {
@@ -205,7 +252,7 @@ describe('the chain viewer in Chromium', () => {
           .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value))
       ).sort(),
     ).toEqual(['developer', 'end_user']);
-    await screenshot(page, 'viewer-run.png');
+    await screenshot(page);
     await page.close();
   });
 
@@ -263,7 +310,7 @@ describe('the chain viewer in Chromium', () => {
       .waitFor({ timeout: 20_000 });
     await page.locator('.sub-agents .sub-agent-link', { hasText: 'unsupported answer' }).waitFor();
     // The parent's own answer (the child's, shown live in its fold, is titled the same).
-    expect(await page.locator('.steps > article.step-synthesis .step-title').textContent()).toBe(
+    expect(await page.locator(`${OWN_STEPS} article.step-synthesis .step-title`).textContent()).toBe(
       'Answer, no tool result behind it',
     );
     await page.close();
@@ -463,7 +510,9 @@ describe('the chain viewer in Chromium', () => {
     expect(await page.locator('.steps .step').count()).toBe(50);
     expect(await page.locator('#step-1').count()).toBe(0);
     await page.locator('button.earlier').click();
-    await page.locator('#step-1').waitFor();
+    // Step 1 is the first model call: in the page, folded in iteration 1's card.
+    await page.locator('#step-1').waitFor({ state: 'attached' });
+    expect(await page.locator('section.iteration[data-iteration="1"] details.model-call #step-1').count()).toBe(1);
     expect(await page.locator('.steps .step').count()).toBe(total);
     expect(await page.locator('button.earlier').isHidden()).toBe(true);
     // In step order, top to bottom.
@@ -511,6 +560,119 @@ describe('the chain viewer in Chromium', () => {
     // The child's own page is one click away.
     await fold.locator('a', { hasText: 'Open the sub-agent' }).click();
     await page.locator('.run-title', { hasText: 'Find Globex in the company register' }).waitFor();
+    await page.close();
+  });
+
+  it("reads the demo's run as a trace: three iteration cards, model calls folded, a waterfall, the answer's grounding on top", async () => {
+    const runId = await demoRun(false);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.ending .marked-answer').waitFor();
+    const cards = page.locator('.chain > .steps > section.iteration');
+    expect(
+      await cards.evaluateAll((els) =>
+        els.map((el) => (el as unknown as { dataset: { iteration: string } }).dataset.iteration),
+      ),
+    ).toEqual(['1', '2', '3']);
+    // One fold per model call, closed, saying which model answered, its tokens and latency.
+    const folds = page.locator('section.iteration details.model-call');
+    expect(await folds.count()).toBe(3);
+    expect(await folds.evaluateAll((els) => els.map((el) => (el as unknown as { open: boolean }).open))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    const first = folds.first();
+    expect(await first.locator(':scope > summary').textContent()).toMatch(
+      /^Model call · offline-model \(asked for scripted-model\) · \d+ in · \d+ out · \$0\.00 · \d+ ms$/,
+    );
+    expect(await first.getAttribute('data-model')).toBe('offline-model');
+    // The answer and the first cards, as a newcomer's first look at the page shows them.
+    await page.setViewportSize({ width: 1100, height: 1500 });
+    await screenshotOf(page, 'viewer-run.png');
+    // The call's request is behind the fold until someone opens it.
+    expect(await first.locator('article[data-type="tool_call"]').isVisible()).toBe(false);
+    await first.locator(':scope > summary').click();
+    expect(await first.locator('article[data-type="tool_call"]').isVisible()).toBe(true);
+    // Thought, action and observation stand in the card, unfolded.
+    const one = cards.first();
+    await one.locator('.thought', { hasText: 'I need current weather for San Francisco' }).waitFor();
+    expect(await one.locator('.iteration-steps > article .step-title').allTextContents()).toEqual([
+      'Thinking',
+      'Tool call · get_weather',
+      'Result · get_weather',
+    ]);
+    expect(await one.locator('.iteration-facts').textContent()).toMatch(
+      /^offline-model · \d+ in · \d+ out · \$0\.00 · \d+ ms · get_weather$/,
+    );
+    // Each card's waterfall: the model call, then the tool call.
+    expect(
+      await one
+        .locator('svg.iteration-chart g.bar')
+        .evaluateAll((els) => els.map((el) => (el as unknown as { dataset: { kind: string } }).dataset.kind)),
+    ).toEqual(['model', 'tool']);
+    expect(await one.locator('svg.iteration-chart g.bar title').first().textContent()).toMatch(
+      /^Model call: offline-model · \d+ ms \(step 1\)$/,
+    );
+    // The answer on top: every claim it makes marked, each backed by a step, and what stands behind it.
+    const answer = page.locator('.ending .marked-answer');
+    expect(await answer.locator('h4').textContent()).toBe('Final answer');
+    expect(await marked(page, 'ok')).toEqual([
+      'San Francisco',
+      '18°C',
+      'cloudy',
+      'Paris',
+      '12°C',
+      'rain',
+      'San Francisco is the warmest',
+      '6',
+    ]);
+    expect(await answer.locator('mark.claim-unsupported, mark.claim-unchecked, mark.claim-contradicted').count()).toBe(
+      0,
+    );
+    expect(await answer.locator('.grounding-note').textContent()).toBe('Drawn from 2 tool results.');
+    // A claim's link opens the step behind it, on this page.
+    await answer.locator('mark.claim-ok a', { hasText: '12°C' }).click();
+    expect(page.url()).toContain(`#/runs/${runId}`);
+    await page.close();
+  });
+
+  it("shows the team demo's sub-agents as a tree, each open to its own iterations, and the claims at fault in the answer", async () => {
+    const runId = await demoRun(true);
+    const page = await openAs('dev', `/runs/${runId}`);
+    await page.locator('.ending .marked-answer').waitFor();
+    const lead = page.locator('.chain > .steps > section.iteration[data-iteration="1"]');
+    const children = lead.locator('details.sub-agent');
+    expect(await children.count()).toBe(3);
+    expect(await lead.locator('svg.iteration-chart g.bar[data-kind="sub_agent"]').count()).toBe(3);
+    // Each child folds out to its own iteration cards, its model calls folded the same way.
+    const child = children.first();
+    await child.locator('summary').first().click();
+    const childCards = child.locator('.sub-agent-body > .trace > section.iteration');
+    await childCards.first().waitFor();
+    expect(await childCards.count()).toBe(2);
+    expect(await child.locator('section.iteration details.model-call').count()).toBe(2);
+    await child.locator('section.iteration .step-title', { hasText: 'Tool call · get_weather' }).waitFor();
+    // The lead's answer: the difference it computed is marked unsupported, its conclusion unchecked.
+    const answer = page.locator('.ending .marked-answer');
+    expect(await answer.locator('h4').textContent()).toBe('Answer, partly grounded');
+    expect(await marked(page, 'unsupported')).toEqual(['12']);
+    expect(await marked(page, 'unchecked')).toEqual(['Tokyo is the warmest']);
+    expect(await answer.locator('mark.claim-unsupported').getAttribute('title')).toBe('nothing supports this');
+    expect(await answer.locator('mark.claim-ok').count()).toBe(9);
+    // The lead's first iteration down to the opened child's first card: the tree, in a small picture.
+    // (Boxes are in the window's coordinates; a full-page clip is in the page's.)
+    const scrolled = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+    const box = (await lead.boundingBox())!;
+    const upTo = (await childCards.first().boundingBox())!;
+    box.y += scrolled;
+    upTo.y += scrolled;
+    await check(
+      page.screenshot({
+        fullPage: true,
+        clip: { x: box.x, y: box.y, width: box.width, height: upTo.y + upTo.height + 12 - box.y },
+        ...saveTo('viewer-team.png'),
+      }),
+    );
     await page.close();
   });
 
@@ -779,7 +941,7 @@ describe('the chain viewer in Chromium', () => {
     await page.goto(`${s.server.url}/#/runs/${succeeded}`);
     await ending.locator('.ending-title', { hasText: 'Ended: completed · success' }).waitFor({ timeout: 20_000 });
     expect(await ending.locator('.ending-answer h4').textContent()).toBe('Final answer');
-    expect(await ending.locator('.ending-answer p').textContent()).toBe('The payroll table has 700 rows.');
+    expect(await ending.locator('.ending-answer .answer-text').textContent()).toBe('The payroll table has 700 rows.');
     await page.close();
   });
 

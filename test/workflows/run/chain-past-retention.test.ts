@@ -158,7 +158,7 @@ describe('a long run whose first Temporal runs are past retention', () => {
           await tab.locator('.run-meta .status[data-state="completed"]').waitFor();
           const shown = async () =>
             await tab
-              .locator('.steps > .step')
+              .locator('.steps .step')
               .evaluateAll((els) =>
                 els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)),
               );

@@ -183,7 +183,7 @@ function route() {
   } else if (location.hash.startsWith('#/settings')) {
     dispose = renderPreferencesPage(main);
   } else {
-    renderRunList(main);
+    dispose = renderRunList(main, { view: currentView() });
   }
 }
 

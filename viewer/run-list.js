@@ -1,25 +1,20 @@
-// The runs the person's tenant has (GET /v1/runs), with filters, and a form to start one.
+// The runs the person's tenant has (GET /v1/runs), with filters, kept current, and a form to start one.
 import { api, describeFailure } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { badgeOf } from './ending-view.js';
 import { experimentText, formatDateTime, formatDuration, formatUsd, originText } from './format.js';
 import { showsSpend, sortRuns } from './run-sort.js';
+import { createRunFilters } from './run-filters.js';
+import { everyWhileVisible, mergeFirstPage } from './run-list-live.js';
 
-const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
+const PAGE_SIZE = 50;
 
-export function renderRunList(root, { filters = {} } = {}) {
-  const status = h(
-    'select',
-    { name: 'status', 'aria-label': 'Status' },
-    STATUSES.map((s) => h('option', { value: s, selected: s === (filters.status ?? '') }, s || 'any status')),
-  );
-  const agent = h('input', {
-    name: 'agent',
-    type: 'text',
-    placeholder: 'agent name',
-    value: filters.agent ?? '',
-    'aria-label': 'Agent',
-  });
+/** Renders the list into `root`; returns a function that stops keeping it current. */
+export function renderRunList(root, { filters = {}, view } = {}) {
+  const filterForm = createRunFilters(filters, { spend: view !== 'end_user' });
+  /** The query the loaded rows answer (the form may have changed since). */
+  let shown = filterForm.query();
+  let appended = false;
   const table = h('table', { class: 'runs' });
   const more = h('button', { type: 'button', hidden: true }, 'More runs');
   const message = h('p', { class: 'message', role: 'status' });
@@ -36,16 +31,13 @@ export function renderRunList(root, { filters = {} } = {}) {
   const load = async (append) => {
     message.textContent = 'Loading…';
     message.classList.remove('error');
+    if (!append) shown = filterForm.query();
     try {
       const page = await api('/v1/runs', {
-        query: {
-          status: status.value,
-          agent: agent.value.trim(),
-          pageSize: 50,
-          pageToken: append ? nextPageToken : undefined,
-        },
+        query: { ...shown, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined },
       });
       runs = [...(append ? runs : []), ...(page?.runs ?? [])];
+      appended = append;
       show();
       nextPageToken = page?.nextPageToken;
       more.hidden = !nextPageToken;
@@ -56,8 +48,22 @@ export function renderRunList(root, { filters = {} } = {}) {
     }
   };
 
-  const filterForm = h('form', { class: 'filters' }, status, agent, h('button', { type: 'submit' }, 'Filter'));
-  filterForm.addEventListener('submit', (event) => {
+  /** Live: the first page again, merged in; a failed read leaves the rows as they were. */
+  const refresh = async () => {
+    try {
+      const page = await api('/v1/runs', { query: { ...shown, pageSize: PAGE_SIZE } });
+      runs = mergeFirstPage(runs, page?.runs ?? [], { complete: !page?.nextPageToken && !appended });
+      if (!appended) {
+        nextPageToken = page?.nextPageToken;
+        more.hidden = !nextPageToken;
+      }
+      show();
+    } catch {
+      // The next tick tries again; the message line is for what the person did.
+    }
+  };
+
+  filterForm.form.addEventListener('submit', (event) => {
     event.preventDefault();
     void load(false);
   });
@@ -66,9 +72,10 @@ export function renderRunList(root, { filters = {} } = {}) {
   replaceChildren(
     root,
     h('section', { class: 'panel' }, h('h2', {}, 'Start a run'), startForm()),
-    h('section', { class: 'panel' }, h('h2', {}, 'Runs'), filterForm, table, message, more),
+    h('section', { class: 'panel' }, h('h2', {}, 'Runs'), filterForm.form, table, message, more),
   );
   void load(false);
+  return everyWhileVisible(refresh);
 }
 
 /** The list's columns: [sort key, heading]; spend only when the rows carry it (not in the end user's view). */

@@ -83,6 +83,14 @@ export const ListRunsQuery = z
     experiment: SafeName.optional(),
     variant: SafeName.optional(),
     tenant: SafeName.optional(),
+    /** Runs that ended with this model answering their last model call (`ThoughtlineModel` at the ending). */
+    model: SafeName.optional(),
+    /** Runs a schedule started, or runs of any live experiment; a webhook's runs are not searchable by origin. */
+    origin: z.enum(['schedule', 'experiment']).optional(),
+    /** Runs that used at least this many iterations. */
+    minIterations: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    /** Runs that cost at least this much; refused in the end user's view, which shows no spend. */
+    minCostUsd: z.coerce.number().min(0).max(1_000_000).optional(),
     startedAfter: Instant.optional(),
     startedBefore: Instant.optional(),
     pageSize: z.coerce.number().int().min(1).max(100).default(20),

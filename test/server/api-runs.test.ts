@@ -281,6 +281,21 @@ describe('GET /v1/runs', () => {
     }
     // A view the caller's roles do not allow is refused, not narrowed.
     expect((await s.call('user', 'GET', `/v1/runs?agent=${agent}&view=auditor`)).status).toBe(403);
+    // By the model that answered, iterations used, spend, origin: each narrows on the server.
+    const count = async (query: string, who: Person = 'dev') =>
+      (await s.call(who, 'GET', `/v1/runs?agent=${agent}${query}`)).json.runs?.length;
+    expect(await count(`&model=${encodeURIComponent(SCRIPTED_MODEL.model)}`)).toBe(2);
+    expect(await count('&model=claude-opus-4-1')).toBe(0);
+    expect(await count('&minIterations=1')).toBe(2);
+    expect(await count('&minIterations=2')).toBe(0);
+    expect(await count('&minCostUsd=0')).toBe(2);
+    expect(await count('&minCostUsd=1000')).toBe(0);
+    expect(await count('&origin=schedule')).toBe(0);
+    expect(await count('&origin=experiment')).toBe(0);
+    // Spend is not the end user's to see, so not theirs to filter by.
+    const bySpend = await s.call('user', 'GET', `/v1/runs?agent=${agent}&minCostUsd=0`);
+    expect(bySpend.status).toBe(400);
+    expect(bySpend.json.error.issues[0].path).toEqual(['minCostUsd']);
 
     const rival = await eventually('the rival run', async () => {
       const { json } = await s.call('rival', 'GET', `/v1/runs?agent=${agent}`);
@@ -327,6 +342,11 @@ describe('GET /v1/runs', () => {
     ]);
     expect((await s.call('dev', 'GET', '/v1/runs?pageSize=1000')).json.error.issues[0].path).toEqual(['pageSize']);
     expect((await s.call('dev', 'GET', '/v1/runs?orderBy=x')).status).toBe(400);
+    expect((await s.call('dev', 'GET', '/v1/runs?origin=trigger')).json.error.issues[0].path).toEqual(['origin']);
+    expect((await s.call('dev', 'GET', '/v1/runs?minIterations=1%20OR%201%3D1')).json.error.issues[0].path).toEqual([
+      'minIterations',
+    ]);
+    expect((await s.call('dev', 'GET', `/v1/runs?model=${encodeURIComponent("m' OR 'a'='a")}`)).status).toBe(400);
   });
 });
 

@@ -832,7 +832,7 @@ describe('the chain viewer in Chromium', () => {
     await page.close();
   });
 
-  it("starts a run from the list page's form and opens it; filters the list by status", async () => {
+  it("starts a run from the list page's form and opens it; filters the list by status, ending, model and iterations; keeps it live", async () => {
     model.script('form-start', [
       { content: [say('Reading the request.'), useTool('finish', { result: 'Started from the browser.' })] },
     ]);
@@ -902,11 +902,35 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('table.runs th button[data-sort="iterations"]').click();
     expect(await iterations()).toEqual([...most].reverse());
     await screenshot(page, 'viewer-list.png');
+    // Filtered on the server by how a run ended and the model that answered, and by what it used.
+    await page.locator('form.filters select[name="status"]').selectOption('');
+    await page.locator('form.filters select[name="reason"]').selectOption('success');
+    await page.locator('form.filters input[name="model"]').fill(SCRIPTED_MODEL.model);
+    await page.locator('form.filters input[name="minIterations"]').fill('1');
+    await page.locator('form.filters button[type="submit"]').click();
+    await expect
+      .poll(async () => new Set(await page.locator('table.runs tbody td.col-model').allTextContents()))
+      .toEqual(new Set([SCRIPTED_MODEL.model]));
+    expect(new Set(await page.locator('table.runs tbody .status').allTextContents())).toEqual(new Set(['success']));
+    await page.locator('form.filters input[name="model"]').fill('claude-opus-4-1');
+    await page.locator('form.filters button[type="submit"]').click();
+    await page.locator('.message', { hasText: 'No runs match.' }).waitFor();
+    // Live: a run started elsewhere joins the open list without a reload.
+    await page.locator('form.filters input[name="model"]').fill('');
+    await page.locator('form.filters select[name="reason"]').selectOption('');
+    await page.locator('form.filters input[name="minIterations"]').fill('');
+    await page.locator('form.filters button[type="submit"]').click();
+    await page.locator('table.runs tbody tr').first().waitFor();
+    const later = await start('dev', 'list-live', 'Count the archived ledgers', [
+      { content: [useTool('finish', { result: 'None archived.' })] },
+    ]);
+    await page.locator(`table.runs tbody tr[data-run-id="${later}"]`).waitFor({ timeout: 20_000 });
     await page.close();
-    // The end user's view carries no spend, and the list shows no spend columns.
+    // The end user's view carries no spend: no spend columns, and no filter by cost.
     const user = await openAs('user');
     await user.locator('table.runs tbody tr').first().waitFor({ timeout: 20_000 });
     expect(await user.locator('table.runs thead th').allTextContents()).not.toContain('Cost');
+    expect(await user.locator('form.filters input[name="minCostUsd"]').count()).toBe(0);
     await user.close();
   });
 

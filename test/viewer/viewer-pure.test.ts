@@ -473,3 +473,39 @@ describe('the run list sorted by a column (viewer/run-sort.js)', () => {
     expect(showsSpend(runs.map(({ costUsd: _c, ...rest }) => rest))).toBe(false);
   });
 });
+
+interface ListLiveModule {
+  mergeFirstPage(
+    loaded: Array<{ runId: string; startedAt: string; status?: string }>,
+    fresh: Array<{ runId: string; startedAt: string; status?: string }>,
+    options: { complete: boolean },
+  ): Array<{ runId: string; status?: string }>;
+}
+
+describe('the run list kept current (viewer/run-list-live.js)', () => {
+  const run = (runId: string, minute: number, status = 'completed') => ({
+    runId,
+    startedAt: `2026-11-29T04:${String(minute).padStart(2, '0')}:00.000Z`,
+    status,
+  });
+
+  it('takes the fresh first page as it is now, then the older rows of pages loaded after it', async () => {
+    const { mergeFirstPage } = await viewerModule<ListLiveModule>('run-list-live.js');
+    const loaded = [run('c', 30, 'running'), run('b', 20), run('a', 10)];
+    // A new run on top, c ended, b left the first page (the page is two rows); a, from page two, stays.
+    const fresh = [run('d', 40, 'running'), run('c', 30)];
+    expect(mergeFirstPage(loaded, fresh, { complete: false })).toEqual([
+      run('d', 40, 'running'),
+      run('c', 30),
+      run('b', 20),
+      run('a', 10),
+    ]);
+  });
+
+  it('drops a loaded row that no longer matches when the first page is the whole list', async () => {
+    const { mergeFirstPage } = await viewerModule<ListLiveModule>('run-list-live.js');
+    const loaded = [run('b', 20, 'running'), run('a', 10)];
+    expect(mergeFirstPage(loaded, [run('a', 10)], { complete: true }).map((r) => r.runId)).toEqual(['a']);
+    expect(mergeFirstPage(loaded, [], { complete: true })).toEqual([]);
+  });
+});

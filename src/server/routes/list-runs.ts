@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import {
   AgentAttribute,
   AgentVersionAttribute,
+  CostAttribute,
   ExperimentAttribute,
+  IterationAttribute,
+  ModelAttribute,
   StatusAttribute,
   TenantAttribute,
   VariantAttribute,
@@ -17,6 +20,7 @@ import { endingOfVisibility } from '../run-ending-read';
 import type { Identity } from '../auth/identity';
 import type { ViewerRole } from '../../domain';
 import { runListFacts } from '../../client/runs/run-list-facts';
+import { TerminationReason } from '../../domain/run/termination';
 
 /** Termination reasons whose runs Temporal records completed while their ending's state is another (List Filters have no NOT). */
 const FAILING = `${StatusAttribute.name} IN ('failure', 'error')`;
@@ -35,6 +39,12 @@ export const STATE_CLAUSE: Record<z.infer<typeof RunState>, string> = {
   timed_out: `ExecutionStatus = 'TimedOut'`,
   continued: `ExecutionStatus = 'ContinuedAsNew'`,
 };
+
+/**
+ * A run whose ending upsert landed: `ThoughtlineModel` names the model that answered only from then
+ * on (before, it may still hold the model the start asked for), as run-list-facts reads it.
+ */
+const ENDED_CLAUSE = `${StatusAttribute.name} IN (${TerminationReason.options.map((r) => `'${r}'`).join(', ')})`;
 
 /** A value already checked against a quote-free charset or an enum, quoted for a visibility query. */
 const quoted = (value: string): string => {
@@ -61,6 +71,14 @@ export function visibilityQuery(identity: Identity, filters: z.infer<typeof List
     clauses.push(`${AgentVersionAttribute.name} = ${quoted(filters.agentVersion)}`);
   if (filters.experiment !== undefined) clauses.push(`${ExperimentAttribute.name} = ${quoted(filters.experiment)}`);
   if (filters.variant !== undefined) clauses.push(`${VariantAttribute.name} = ${quoted(filters.variant)}`);
+  if (filters.model !== undefined)
+    clauses.push(`${ModelAttribute.name} = ${quoted(filters.model)} AND ${ENDED_CLAUSE}`);
+  if (filters.origin === 'schedule') clauses.push('TemporalScheduledById IS NOT NULL');
+  if (filters.origin === 'experiment') clauses.push(`${ExperimentAttribute.name} IS NOT NULL`);
+  // Numbers the schema parsed: written as numbers, never as text from the request.
+  if (filters.minIterations !== undefined)
+    clauses.push(`${IterationAttribute.name} >= ${Number(filters.minIterations)}`);
+  if (filters.minCostUsd !== undefined) clauses.push(`${CostAttribute.name} >= ${Number(filters.minCostUsd)}`);
   if (filters.startedAfter !== undefined) clauses.push(`StartTime > ${quoted(filters.startedAfter)}`);
   if (filters.startedBefore !== undefined) clauses.push(`StartTime < ${quoted(filters.startedBefore)}`);
   return clauses.join(' AND ');
@@ -79,6 +97,11 @@ export async function listRuns(
   filters: z.infer<typeof ListRunsQuery>,
   view: ViewerRole,
 ): Promise<z.infer<typeof ListRunsResponse>> {
+  // Filtering by spend would show spend: not in a view that shows none.
+  if (view === 'end_user' && filters.minCostUsd !== undefined)
+    throw new ApiError('bad_request', "The end user's view shows no spend, so it cannot filter by it.", [
+      { path: ['minCostUsd'], message: "not in the end user's view" },
+    ]);
   const client = agents.client;
   const namespace = client.options.namespace;
   let response;

@@ -1,0 +1,38 @@
+// Keeps the run list current: the first page is read again every few seconds while the tab is
+// shown, and merged into what is loaded. Pure except for the timer.
+
+/** How often the list re-reads its first page. */
+export const LIST_REFRESH_MS = 5_000;
+
+/**
+ * The loaded rows with a fresh first page (newest first) merged in: the fresh rows as they are
+ * now, then the rows of later pages already loaded (older than the first page's oldest). When the
+ * first page is the whole list (`complete`), it is the list.
+ */
+export function mergeFirstPage(loaded, fresh, { complete }) {
+  if (complete) return [...fresh];
+  const ids = new Set(fresh.map((run) => run.runId));
+  const oldest = fresh.at(-1)?.startedAt;
+  return [
+    ...fresh,
+    ...loaded.filter((run) => !ids.has(run.runId) && (oldest === undefined || String(run.startedAt) < oldest)),
+  ];
+}
+
+/** Calls `tick` every `everyMs` while the document is visible; returns the stop function. */
+export function everyWhileVisible(tick, everyMs = LIST_REFRESH_MS) {
+  let timer;
+  let stopped = false;
+  const schedule = () => {
+    if (!stopped) timer = setTimeout(run, everyMs);
+  };
+  const run = async () => {
+    if (document.visibilityState === 'visible') await tick();
+    schedule();
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -92,6 +92,19 @@ export async function measureRunPage(ctx: BenchContext, config: BenchConfig): Pr
           }
         };
         // The first load fills Chromium's cache and the server's: reported apart.
+        /** The two reads the page waits on (the status, then the chain's latest page), over HTTP from here. */
+        const reads = async (workflowId: string, steps: number): Promise<number> => {
+          const started = performance.now();
+          const get = async (url: string) => {
+            const response = await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+            if (!response.ok) throw new Error(`${url}: ${response.status}`);
+            await response.arrayBuffer();
+          };
+          const run = `/v1/runs/${encodeURIComponent(workflowId)}`;
+          await get(run);
+          await get(`${run}/chain?afterStep=${Math.max(0, steps - 50)}&limit=50`);
+          return performance.now() - started;
+        };
         const cold = await open(urlOf(long.workflowId));
         // Alternated, so neither run's loads sit in a quieter stretch of the machine.
         const warm: Load[] = [];
@@ -99,6 +112,12 @@ export async function measureRunPage(ctx: BenchContext, config: BenchConfig): Pr
         for (let i = 0; i < loads; i += 1) {
           warm.push(await open(urlOf(long.workflowId)));
           shortLoads.push(await open(urlOf(short.workflowId)));
+        }
+        const apiLong: number[] = [];
+        const apiShort: number[] = [];
+        for (let i = 0; i < loads; i += 1) {
+          apiLong.push(await reads(long.workflowId, long.result.chain.steps.length));
+          apiShort.push(await reads(short.workflowId, short.result.chain.steps.length));
         }
         const samples = warm.map((l) => l.openMs);
         const shortSamples = shortLoads.map((l) => l.openMs);
@@ -115,6 +134,12 @@ export async function measureRunPage(ctx: BenchContext, config: BenchConfig): Pr
               median(samples) / median(shortSamples),
               'x',
             ),
+            measurement(
+              `its API reads (status, then the chain's latest page), p50, ${iterations} / ${SHORT} iterations`,
+              median(apiLong),
+              'ms',
+              { note: `${SHORT}-iteration run: ${median(apiShort).toFixed(0)} ms` },
+            ),
             measurement('iteration cards drawn on open', warm[0]?.cards, 'cards'),
             measurement('steps drawn on open (the latest page; earlier ones on scroll)', warm[0]?.steps, 'steps'),
           ],
@@ -123,6 +148,7 @@ export async function measureRunPage(ctx: BenchContext, config: BenchConfig): Pr
             steps: long.result.chain.steps.length,
             continuations: long.result.continuations,
             short: { iterations: SHORT, summary: summarise(shortSamples), samplesMs: shortSamples },
+            apiReads: { long: summarise(apiLong), short: summarise(apiShort) },
             cold,
             warm: summarise(samples),
             samplesMs: samples,

@@ -3,6 +3,8 @@ import type { ViewFacts } from '../domain/chain/chain-view';
 import type { ViewerRole } from '../domain/identity/people';
 import type {
   RunImport,
+  RunList,
+  RunListPage,
   RunSearch,
   StepFilter,
   StoredRun,
@@ -103,6 +105,8 @@ export interface ChainStore {
   steps(runId: string, read: StepRead): Promise<ReasoningStep[]>;
   /** Runs in scope matching the search, newest start first. Tool and hidden steps follow `scope.role`. */
   searchRuns(search: RunSearch, scope: StoreScope): Promise<RunCandidates>;
+  /** The scope's root runs, sorted by one column and paged (a run list, issue 82). */
+  listRuns(list: RunList, scope: StoreScope): Promise<RunListPage>;
   /** Usage per agent per UTC day of the runs in scope started in [from, to). */
   usage(scope: StoreScope, from: string, to: string, agent?: string): Promise<UsageRow[]>;
   /** One tenant's runs started in [from, to): runs, calls, tokens and cost in total, by agent and by model. */

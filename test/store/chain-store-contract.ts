@@ -3,7 +3,7 @@ import type { ReasoningStep } from '../../src/domain/chain/chain';
 import { chainPage } from '../../src/domain/chain/chain-page';
 import { IncrementalChainView, viewChain } from '../../src/domain/chain/chain-view';
 import type { ViewerRole } from '../../src/domain/identity/people';
-import { RunSearch, type RunSearchInput, StoredRun } from '../../src/domain/store';
+import { RunList, type RunListInput, RunSearch, type RunSearchInput, StoredRun } from '../../src/domain/store';
 import type { ChainStore, StoreScope } from '../../src/store/chain-store';
 import { MAX_SEARCH_TEXT_BYTES, MAX_STORED_STEP_BYTES } from '../../src/store/queries/step-row';
 import { StepTooLargeError, UnknownStoredRunError } from '../../src/store/store-errors';
@@ -300,6 +300,89 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       await expect(store.searchRuns(search({ cursor: 'not-a-cursor' }), scope(null))).rejects.toThrow(/cursor/);
       // At most 100 a page, whatever the search says.
       expect((await store.searchRuns({ ...search(), limit: 1_000 }, scope(null))).runs).toHaveLength(6);
+    });
+
+    it('lists root runs sorted by any column, a run without the value last either way, a page at a time', async () => {
+      const store = await storeOf();
+      /** A run whose model reply (step 4) says the model, cost, tokens and iteration it is given. */
+      const putListed = async (
+        id: string,
+        o: { day: number; tookMs?: number; iteration: number; model?: string; cost: number; output: number },
+        extra = {},
+      ) => {
+        const startedAt = `2026-02-0${o.day}T10:00:00.000Z`;
+        const chain = sampleChain(id, { startedAt });
+        const steps = chain.steps.map((step) =>
+          step.stepNumber === 4
+            ? {
+                ...step,
+                iteration: o.iteration,
+                costUsd: o.cost,
+                usage: { inputTokens: 5, outputTokens: o.output, cacheReadTokens: 0, cacheWriteTokens: 0 },
+                ...(o.model ? { model: o.model } : {}),
+              }
+            : { ...step, iteration: Math.min(1, o.iteration) },
+        ) as ReasoningStep[];
+        const ended =
+          o.tookMs === undefined
+            ? { state: 'running' as const }
+            : { endedAt: new Date(Date.parse(startedAt) + o.tookMs).toISOString() };
+        await store.putRun(runUpdateOf({ ...chain, steps }, { ...ended, ...extra }));
+        // Written one at a time, last first: the latest reply's model and the highest iteration win.
+        for (const step of [...steps].reverse()) await store.putSteps(id, [step]);
+      };
+      await putListed('a', { day: 1, tookMs: 5_000, iteration: 3, model: 'm-b', cost: 0.1, output: 50 });
+      await putListed('b', { day: 2, tookMs: 60_000, iteration: 1, model: 'm-a', cost: 0.9, output: 10 });
+      await putListed('c', { day: 3, iteration: 7, cost: 0.5, output: 30 });
+      await putListed(
+        'child',
+        { day: 4, tookMs: 1, iteration: 9, model: 'm-a', cost: 5, output: 99 },
+        {
+          parentRunId: 'a',
+          rootRunId: 'a',
+        },
+      );
+      await putChain(store, sampleChain('elsewhere', { tenant: 'globex' }));
+      expect(await store.run('a')).toMatchObject({ iterations: 3, model: 'm-b', durationMs: 5_000 });
+      expect(await store.run('c')).toMatchObject({ iterations: 7 });
+      expect((await store.run('c'))?.durationMs).toBeUndefined();
+
+      const list = (input: RunListInput) => RunList.parse(input);
+      const ids = async (input: RunListInput) =>
+        (await store.listRuns(list(input), scope(null))).runs.map((r) => r.runId);
+      expect(await ids({})).toEqual(['c', 'b', 'a']);
+      expect(await ids({ sort: 'started', order: 'asc' })).toEqual(['a', 'b', 'c']);
+      // Still running: no time taken, last whichever way.
+      expect(await ids({ sort: 'took' })).toEqual(['b', 'a', 'c']);
+      expect(await ids({ sort: 'took', order: 'asc' })).toEqual(['a', 'b', 'c']);
+      expect(await ids({ sort: 'iterations' })).toEqual(['c', 'a', 'b']);
+      expect(await ids({ sort: 'cost' })).toEqual(['b', 'c', 'a']);
+      expect(await ids({ sort: 'tokens', order: 'asc' })).toEqual(['b', 'c', 'a']);
+      expect(await ids({ sort: 'model', order: 'asc' })).toEqual(['b', 'a', 'c']);
+      expect(await ids({ sort: 'model' })).toEqual(['a', 'b', 'c']);
+      expect(await ids({ model: 'm-a' })).toEqual(['b']);
+      expect(await ids({ minIterations: 3, sort: 'iterations', order: 'asc' })).toEqual(['a', 'c']);
+      expect(await ids({ state: 'running' })).toEqual(['c']);
+      expect(await ids({ minCostUsd: 0.7 })).toEqual(['c', 'b']);
+      // A page at a time, across into the runs without the value, either way.
+      for (const [order, expected] of [
+        ['desc', [['b'], ['a'], ['c']]],
+        ['asc', [['a'], ['b'], ['c']]],
+      ] as const) {
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listRuns(
+            list({ sort: 'took', order, limit: 1, ...(cursor ? { cursor } : {}) }),
+            scope(null),
+          );
+          pages.push(page.runs.map((r) => r.runId));
+          cursor = page.next;
+        } while (cursor);
+        expect(pages).toEqual(expected);
+      }
+      expect((await store.listRuns(list({}), scope('globex'))).runs.map((r) => r.runId)).toEqual(['elsewhere']);
+      await expect(store.listRuns(list({ cursor: 'not-a-cursor' }), scope(null))).rejects.toThrow(/cursor/);
     });
 
     it('reports usage per UTC day and agent, in the tenant only', async () => {

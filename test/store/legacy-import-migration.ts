@@ -1,9 +1,25 @@
 import { expect } from 'vitest';
 import type { ChainStore } from '../../src/store/chain-store';
+import { RUN_SORT_COLUMNS } from '../../src/store/sql/store-schema';
 import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
 
 /** The id a trigger run would get, where a store before version 5 kept an import. */
 const SQUATTED = 'trigger.deploys.d-1';
+
+/**
+ * The statements that take a database migrated to the latest version back to version 4's tables:
+ * version 6's columns (and their indexes) out, the schema's version 4, as a store of then had them.
+ */
+export function backToVersion4(prefix: string): string[] {
+  const runs = `${prefix}runs`;
+  return [
+    ...RUN_SORT_COLUMNS.map((column) => `DROP INDEX IF EXISTS ${runs}_by_${column}`),
+    ...['iterations', 'model', 'model_step', 'duration_ms', 'total_tokens'].map(
+      (column) => `ALTER TABLE ${runs} DROP COLUMN ${column}`,
+    ),
+    `UPDATE ${prefix}store_schema SET version = 4`,
+  ];
+}
 
 /** Writes an import under a live run's id, as stores before version 5 did, beside a live run; returns what was written. */
 export async function writeLegacyImport(store: ChainStore): Promise<ReturnType<typeof legacyImportOf>> {

@@ -5,7 +5,7 @@ import { StoreDatabaseError } from '../../src/store/store-errors';
 import { STORE_SCHEMA_VERSION } from '../../src/store/sql/store-schema';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { chainStoreContract } from './chain-store-contract';
-import { expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
+import { backToVersion4, expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
 import { runUpdateOf, sampleChain } from './store-test-chains';
 
 let postgres: TestPostgres;
@@ -65,7 +65,7 @@ describe('the PostgreSQL chain store', () => {
     const store = await openWith('legacy_');
     const legacy = await writeLegacyImport(store);
     await store.close();
-    await postgres.query('UPDATE legacy_store_schema SET version = 4');
+    for (const sql of backToVersion4('legacy_')) await postgres.query(sql);
     const again = await openWith('legacy_');
     try {
       await expectLegacyImportMoved(again, legacy);

@@ -7,7 +7,7 @@ import { openChainStore } from '../../src/store/open-chain-store';
 import { StoreDatabaseError } from '../../src/store/store-errors';
 import { openSqlite } from '../helpers/sqlite-file';
 import { chainStoreContract } from './chain-store-contract';
-import { expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
+import { backToVersion4, expectLegacyImportMoved, writeLegacyImport } from './legacy-import-migration';
 import { runUpdateOf, sampleChain } from './store-test-chains';
 
 /** Another process that holds the database's write lock for `ms`, then commits; resolves once it holds it. */
@@ -109,7 +109,7 @@ describe('the SQLite chain store', () => {
     const legacy = await writeLegacyImport(store);
     await store.close();
     const db = openSqlite(file);
-    db.exec('UPDATE thoughtline_store_schema SET version = 4');
+    for (const sql of backToVersion4('thoughtline_')) db.exec(sql);
     db.close();
     const again = (await openChainStore({ kind: 'sqlite', file }))!;
     try {

@@ -8,3 +8,4 @@ export * from './chain-source';
 export * from './step-text';
 export * from './tenant-usage';
 export * from './import-run-id';
+export * from './run-list';

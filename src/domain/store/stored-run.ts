@@ -76,6 +76,12 @@ export const StoredRun = z.object({
   costUsd: z.number().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** The highest iteration among its stored steps (0 for a row stored before schema version 6, until a rebuild). */
+  iterations: z.number().int().nonnegative(),
+  /** The model that answered its latest stored model call. */
+  model: z.string().optional(),
+  /** From its start to its end, once ended. */
+  durationMs: z.number().nonnegative().optional(),
   /** Distinct tools the run called (model calls included, as `llm` tool steps name them), sorted. */
   tools: z.array(z.string()),
   /** The run has ended and its whole chain was read from Temporal after the end: the store is exact. */

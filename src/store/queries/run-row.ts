@@ -7,7 +7,7 @@ import type { SqlRow } from '../sql/sql-driver';
 export const RUN_COLUMNS =
   'run_id, agent_name, task, tenant, caller_id, parent_run_id, root_run_id, state, termination_reason, chain_status, started_at, ' +
   'ended_at, step_count, last_step, hidden_steps, cost_usd, input_tokens, output_tokens, tools, complete, ' +
-  'temporal_gone, behind_since, stored_at, imported_json';
+  'temporal_gone, behind_since, stored_at, imported_json, iterations, model, duration_ms';
 
 const text = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
@@ -37,6 +37,9 @@ export function storedRunOf(row: SqlRow): StoredRun {
     costUsd: Number(row.cost_usd),
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
+    iterations: Number(row.iterations ?? 0),
+    ...optional('model', row.model),
+    ...(row.duration_ms === null || row.duration_ms === undefined ? {} : { durationMs: Number(row.duration_ms) }),
     tools: JSON.parse(String(row.tools)) as string[],
     complete: Number(row.complete) === 1,
     temporalGone: Number(row.temporal_gone) === 1,

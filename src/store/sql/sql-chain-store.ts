@@ -1,6 +1,6 @@
 import type { ChainStatus, ReasoningChain, ReasoningStep } from '../../domain';
 import { IncrementalChainView, type ViewFacts } from '../../domain/chain/chain-view';
-import type { RunSearch, StepFilter, StoredRun, TenantUsage, UsageRow } from '../../domain/store';
+import type { RunList, RunListPage, RunSearch, StepFilter, StoredRun, TenantUsage, UsageRow } from '../../domain/store';
 import type { ViewerPreferences } from '../../domain/visibility';
 import { readPreferences, writePreferences } from '../preferences/preferences-sql';
 import { tenantUsage } from '../usage/tenant-usage-sql';
@@ -8,6 +8,7 @@ import type { ChainHead, ChainStore, RunCandidates, RunUpdate, StepRead, StoredH
 import { RUN_COLUMNS, storedRunOf } from '../queries/run-row';
 import { runSearchQuery, tenantCondition, visibleStepCondition } from '../queries/run-search-query';
 import { encodeSearchCursor } from '../queries/search-cursor';
+import { listCursorAfter, runListQuery } from '../queries/run-list-query';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { stepPageQuery } from '../queries/step-query';
 import { STEP_COLUMNS, stepRow, utcTime } from '../queries/step-row';
@@ -37,6 +38,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Start to end in ms, once ended; null while it runs or when a time does not read. */
+function durationMs(startedAt: string, endedAt: string | undefined): number | null {
+  if (endedAt === undefined) return null;
+  const ms = Date.parse(endedAt) - Date.parse(startedAt);
+  return Number.isFinite(ms) ? Math.max(0, ms) : null;
+}
 
 /**
  * The chain store over any SqlDriver. Writes lock the run's row first, so two writers of one run
@@ -100,7 +108,7 @@ export class SqlChainStore implements ChainStore {
       for (const record of head.approvals ?? []) view.addApproval(record);
       await tx.run(
         `UPDATE ${runs} SET agent_name = ?, task = ?, tenant = ?, caller_id = ?, parent_run_id = ?, root_run_id = ?,
-           state = ?, termination_reason = ?, chain_status = ?, started_at = ?, ended_at = ?, complete = ?, stored_at = ?,
+           state = ?, termination_reason = ?, chain_status = ?, started_at = ?, ended_at = ?, duration_ms = ?, complete = ?, stored_at = ?,
            head_json = ?, facts_json = ?, imported_json = COALESCE(?, imported_json),
            temporal_gone = CASE WHEN ? = 1 THEN 1 ELSE temporal_gone END WHERE run_id = ?`,
         [
@@ -115,6 +123,7 @@ export class SqlChainStore implements ChainStore {
           head.status,
           utcTime(head.startedAt),
           update.endedAt === undefined ? null : utcTime(update.endedAt),
+          durationMs(head.startedAt, update.endedAt),
           update.complete ? 1 : 0,
           stamp,
           JSON.stringify(head),
@@ -182,7 +191,33 @@ export class SqlChainStore implements ChainStore {
       for (const step of [...batch, ...earlierResults]) view.add(step);
       for (const record of head.approvals ?? []) view.addApproval(record);
       await this.refreshAggregates(tx, runId, compactFacts(view.toFacts()));
+      await this.noteListFacts(tx, runId, batch);
     });
+  }
+
+  /**
+   * What a run list shows of the batch: the highest iteration, and the model of its latest model
+   * reply. Each only moves forward (a step written again, or an earlier one late, changes nothing).
+   */
+  private async noteListFacts(tx: SqlExecutor, runId: string, batch: readonly ReasoningStep[]): Promise<void> {
+    const iterations = Math.max(0, ...batch.map((step) => step.iteration ?? 0));
+    // The batch is in step order: its last model reply is the latest.
+    const reply = [...batch].reverse().find((step) => step.type === 'tool_result' && typeof step.model === 'string');
+    await tx.run(
+      `UPDATE ${this.tables.runs} SET iterations = CASE WHEN ? > iterations THEN ? ELSE iterations END,
+         model = CASE WHEN ? > model_step THEN ? ELSE model END,
+         model_step = CASE WHEN ? > model_step THEN ? ELSE model_step END
+       WHERE run_id = ?`,
+      [
+        iterations,
+        iterations,
+        reply?.stepNumber ?? 0,
+        reply?.model ?? null,
+        reply?.stepNumber ?? 0,
+        reply?.stepNumber ?? 0,
+        runId,
+      ],
+    );
   }
 
   noteProgress(runId: string, chainStatus: ChainStatus, knownThroughStep: number): Promise<void> {
@@ -262,6 +297,17 @@ export class SqlChainStore implements ChainStore {
     return rows.length > limit && last
       ? { runs, next: encodeSearchCursor({ startedAt: last.startedAt, runId: last.runId }) }
       : { runs };
+  }
+
+  async listRuns(list: RunList, scope: StoreScope): Promise<RunListPage> {
+    const { sql, params, limit } = runListQuery(this.tables, list, scope);
+    const rows = await this.driver.query(sql, params);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      runs: page.map(storedRunOf),
+      ...(rows.length > limit && last ? { next: listCursorAfter(list, last) } : {}),
+    };
   }
 
   async usage(scope: StoreScope, from: string, to: string, agent?: string): Promise<UsageRow[]> {
@@ -395,7 +441,7 @@ export class SqlChainStore implements ChainStore {
     const last = sums.last;
     await tx.run(
       `UPDATE ${runs} SET step_count = ?, last_step = ?, hidden_steps = ?, cost_usd = ?, input_tokens = ?,
-         output_tokens = ?, tools = ?, facts_json = ?, stored_at = ?,
+         output_tokens = ?, total_tokens = ?, tools = ?, facts_json = ?, stored_at = ?,
          behind_since = CASE WHEN ? >= known_through THEN NULL ELSE behind_since END
        WHERE run_id = ?`,
       [
@@ -405,6 +451,7 @@ export class SqlChainStore implements ChainStore {
         sums.cost,
         sums.input,
         sums.output,
+        sums.input + sums.output,
         JSON.stringify(tools),
         JSON.stringify(facts),
         this.now().toISOString(),

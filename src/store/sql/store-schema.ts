@@ -1,7 +1,7 @@
 import type { SqlExecutor } from './sql-driver';
 
 /** The schema this code writes; a database at a newer version is refused, never downgraded. */
-export const STORE_SCHEMA_VERSION = 5;
+export const STORE_SCHEMA_VERSION = 6;
 
 /** Table names under one prefix, so the store can share a database with other tables. */
 export interface StoreTables {
@@ -126,6 +126,35 @@ function version5(t: StoreTables): string[] {
   ];
 }
 
+/**
+ * Version 6: what a run list shows and sorts by (issue 82): iterations used, the model that
+ * answered its latest stored model call (and that call's step, so an earlier write never replaces
+ * it), start-to-end time and all tokens; with an index per sort key inside a tenant. Rows stored
+ * before have none until `store rebuild` reads them again.
+ */
+function version6(t: StoreTables): string[] {
+  return [
+    `ALTER TABLE ${t.runs} ADD COLUMN iterations INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${t.runs} ADD COLUMN model TEXT`,
+    `ALTER TABLE ${t.runs} ADD COLUMN model_step INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${t.runs} ADD COLUMN duration_ms BIGINT`,
+    `ALTER TABLE ${t.runs} ADD COLUMN total_tokens BIGINT NOT NULL DEFAULT 0`,
+    ...RUN_SORT_COLUMNS.map(
+      (column) => `CREATE INDEX IF NOT EXISTS ${t.runs}_by_${column} ON ${t.runs} (tenant, ${column}, run_id)`,
+    ),
+  ];
+}
+
+/** The columns a run list sorts by, each indexed within a tenant (version 6). */
+export const RUN_SORT_COLUMNS = [
+  'started_at',
+  'duration_ms',
+  'iterations',
+  'total_tokens',
+  'cost_usd',
+  'model',
+] as const;
+
 /** Creates or upgrades the tables inside the caller's transaction (which holds the migration lock). */
 export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix: string): Promise<void> {
   for (const sql of tx.dialect.migrationLock(prefix)) await tx.query(sql);
@@ -142,6 +171,7 @@ export async function migrateStore(tx: SqlExecutor, tables: StoreTables, prefix:
   if (current < 3) for (const sql of version3(tables)) await tx.run(sql);
   if (current < 4) for (const sql of version4(tables)) await tx.run(sql);
   if (current < 5) for (const sql of version5(tables)) await tx.run(sql);
+  if (current < 6) for (const sql of version6(tables)) await tx.run(sql);
   await tx.run(`DELETE FROM ${tables.schema}`);
   await tx.run(`INSERT INTO ${tables.schema} (version) VALUES (?)`, [STORE_SCHEMA_VERSION]);
 }

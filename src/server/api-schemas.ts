@@ -19,7 +19,7 @@ import {
   MAX_RAISE_USD,
 } from '../domain/run/budget-pause';
 import { RunEnding } from '../domain/run/run-ending';
-import { ChainSource } from '../domain/store';
+import { ChainSource, RUN_SORT_KEYS } from '../domain/store';
 import { TerminationReason } from '../domain/run/termination';
 import { ModelTimes } from '../domain/chain/model-times';
 import { DetailsQuery, ReadSource, StepFilterQuery } from './routes/store-schemas';
@@ -93,6 +93,12 @@ export const ListRunsQuery = z
     minCostUsd: z.coerce.number().min(0).max(1_000_000).optional(),
     startedAfter: Instant.optional(),
     startedBefore: Instant.optional(),
+    /**
+     * The column the page is sorted by (default the start); any order but newest start first reads
+     * the chain store (visibility orders by start only), 400 without one.
+     */
+    sort: z.enum(RUN_SORT_KEYS).optional(),
+    order: z.enum(['asc', 'desc']).optional(),
     pageSize: z.coerce.number().int().min(1).max(100).default(20),
     pageToken: z
       .string()

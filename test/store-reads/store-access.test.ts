@@ -88,6 +88,51 @@ const searchIds = async (who: Person, fields: Record<string, string>): Promise<s
   return (json.hits as { run: { runId: string } }[]).map((hit) => hit.run.runId);
 };
 
+describe('GET /v1/runs sorted by a column, from the store', () => {
+  const list = (who: Person, fields: Record<string, string>) => s.call(who, 'GET', `/v1/runs?${q(fields)}`);
+  const ids = (json: { runs: { runId: string }[] }) => json.runs.map((run) => run.runId);
+
+  it("sorts the caller tenant's runs either way, pages with the store's token, in the caller's view", async () => {
+    const agent = `acme-agent-${tag}`;
+    const most = await list('dev', { agent, sort: 'iterations' });
+    expect(most.status, JSON.stringify(most.json)).toBe(200);
+    expect(ids(most.json)).toEqual([acmeRun, goneRun]);
+    // The same row visibility gives: how it ended, time taken, iterations, the model that answered, spend.
+    expect(most.json.runs[0]).toMatchObject({
+      agentName: agent,
+      status: 'completed',
+      ending: { state: 'completed', terminationReason: 'success' },
+      tenant: 'acme',
+      iterations: 2,
+      model: SCRIPTED_MODEL.model,
+      durationMs: expect.any(Number),
+      tokens: expect.any(Number),
+      costUsd: expect.any(Number),
+    });
+    expect(ids((await list('dev', { agent, sort: 'iterations', order: 'asc' })).json)).toEqual([goneRun, acmeRun]);
+    const first = await list('dev', { agent, sort: 'took', pageSize: '1' });
+    expect(first.json.runs).toHaveLength(1);
+    const second = await list('dev', { agent, sort: 'took', pageSize: '1', pageToken: first.json.nextPageToken });
+    expect(second.json.nextPageToken).toBeUndefined();
+    expect(new Set([...ids(first.json), ...ids(second.json)])).toEqual(new Set([acmeRun, goneRun]));
+    // Another tenant's people never see them, whatever their roles.
+    expect((await list('rival', { agent, sort: 'iterations', view: 'auditor' })).json.runs).toEqual([]);
+    // The end user's rows carry no spend, and spend is not theirs to sort by.
+    const user = await list('user', { agent, sort: 'iterations' });
+    expect(user.json.runs.some((r: Record<string, unknown>) => 'tokens' in r || 'costUsd' in r)).toBe(false);
+    const bySpend = await list('user', { agent, sort: 'cost' });
+    expect([bySpend.status, bySpend.json.error.issues[0].path]).toEqual([400, ['sort']]);
+  });
+
+  it('refuses a filter the store does not hold, and a page token it did not give', async () => {
+    const notStored = await list('dev', { sort: 'cost', origin: 'schedule' });
+    expect([notStored.status, notStored.json.error.issues[0].path]).toEqual([400, ['origin']]);
+    const badToken = await list('dev', { sort: 'cost', pageToken: 'bm90LWEtY3Vyc29y' });
+    expect([badToken.status, badToken.json.error.issues[0].path]).toEqual([400, ['pageToken']]);
+    expect((await list('dev', { sort: 'wobble' })).status).toBe(400);
+  });
+});
+
 describe("a tenant cannot find another tenant's run", () => {
   // Each search finds acme's run for acme's developer (the negative control) and nothing for globex's
   // people, whose roles are wider (developer, ops, auditor).
@@ -382,5 +427,13 @@ describe('no store', () => {
     const chain = await get(`/v1/runs/${acmeRun}/chain`);
     expect(chain.json.source).toBe('temporal');
     expect(chain.json.storeUnavailable).toBeUndefined();
+  });
+
+  it('a run list sorted by anything but its start, newest first, is refused naming the store; newest first is not', async () => {
+    const sorted = await get('/v1/runs?sort=cost');
+    expect([sorted.status, sorted.json.error.issues[0].path]).toEqual([400, ['sort']]);
+    expect(sorted.json.error.message).toContain('THOUGHTLINE_STORE');
+    expect((await get('/v1/runs?order=asc')).status).toBe(400);
+    expect((await get('/v1/runs?sort=started&order=desc')).status).toBe(200);
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { ChainStore } from '../../src/store/chain-store';
+import type { ReasoningStep } from '../../src/domain';
+import type { TerminationReason } from '../../src/domain/run/termination';
 import { defineTool } from '../../src/tools/define-tool';
 
 /** A value only the auditor's view shows: the `card` argument of `pay` is a sensitive field. */
@@ -33,6 +35,12 @@ export function viewTools() {
   return [pay, auditNote, lookup];
 }
 
+function reasonOf(steps: readonly ReasoningStep[]): { terminationReason?: TerminationReason } {
+  const answer = [...steps].reverse().find((step) => step.type === 'synthesis');
+  const reason = answer?.type === 'synthesis' ? answer.synthesis.terminationReason : undefined;
+  return reason ? { terminationReason: reason } : {};
+}
+
 /**
  * Writes a run's chain as Temporal holds it (the auditor's form: raw steps) into the store, as
  * the projection would once the run ended. Returns the number of steps written.
@@ -44,6 +52,8 @@ export async function storeRun(store: ChainStore, agents: AgentClient, runId: st
     runId,
     head,
     state: chain.status === 'failed' ? 'failed' : 'completed',
+    // How it ended, as the projection reads it from the result: here from the answer's step.
+    ...reasonOf(steps),
     ...(chain.completedAt ? { endedAt: chain.completedAt } : {}),
     rootRunId: runId,
     complete: true,

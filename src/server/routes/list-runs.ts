@@ -90,6 +90,14 @@ function summaryOf(ending: RunEnding): z.infer<typeof RunEndingSummary> {
   return { state, ...(terminationReason ? { terminationReason } : {}), label, tone, summary };
 }
 
+/** Filtering by spend would show spend: not in a view that shows none (visibility's list and the store's). */
+export function refuseSpendFilter(filters: z.infer<typeof ListRunsQuery>, view: ViewerRole): void {
+  if (view === 'end_user' && filters.minCostUsd !== undefined)
+    throw new ApiError('bad_request', "The end user's view shows no spend, so it cannot filter by it.", [
+      { path: ['minCostUsd'], message: "not in the end user's view" },
+    ]);
+}
+
 /** One page of the caller's runs, newest first as visibility orders them, in `view` (the end user's has no spend). */
 export async function listRuns(
   agents: AgentClient,
@@ -97,11 +105,7 @@ export async function listRuns(
   filters: z.infer<typeof ListRunsQuery>,
   view: ViewerRole,
 ): Promise<z.infer<typeof ListRunsResponse>> {
-  // Filtering by spend would show spend: not in a view that shows none.
-  if (view === 'end_user' && filters.minCostUsd !== undefined)
-    throw new ApiError('bad_request', "The end user's view shows no spend, so it cannot filter by it.", [
-      { path: ['minCostUsd'], message: "not in the end user's view" },
-    ]);
+  refuseSpendFilter(filters, view);
   const client = agents.client;
   const namespace = client.options.namespace;
   let response;

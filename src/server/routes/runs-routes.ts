@@ -21,7 +21,8 @@ import {
 } from '../api-schemas';
 import { allowedViews } from '../auth/view-policy';
 import { liveRead } from '../live-read';
-import { listRuns } from './list-runs';
+import { listRuns, refuseSpendFilter } from './list-runs';
+import { listStoredRuns, wantsStoreOrder } from './list-stored-runs';
 import { endingInView, readEnding } from '../../client/ending/read-ending';
 import type { RunEnding } from '../../domain/run/run-ending';
 import type { RunFacts } from '../run-access';
@@ -115,11 +116,18 @@ export const listRunsRoute = defineRoute({
   method: 'GET',
   url: '/v1/runs',
   operationId: 'listRuns',
-  summary: "List the caller's tenant's runs through Temporal visibility",
+  summary:
+    "List the caller's tenant's runs through Temporal visibility, newest first; sorted by another column (or oldest first), from the chain store",
   query: ListRunsQuery,
   response: { status: 200, description: 'One page of runs', schema: ListRunsResponse },
   errors: [400, 401, 503],
-  handle: ({ ctx, identity, query }) => listRuns(ctx.agents, identity, query, ctx.viewFor(identity, query.view)),
+  handle: ({ ctx, identity, query }) => {
+    const view = ctx.viewFor(identity, query.view);
+    refuseSpendFilter(query, view);
+    return wantsStoreOrder(query)
+      ? listStoredRuns(ctx.store, identity, query, view)
+      : listRuns(ctx.agents, identity, query, view);
+  },
 });
 
 /** The status record for the API: the run's state (its ending's, once ended) with what the status query says, in a view. */

@@ -3,7 +3,7 @@ import { api, describeFailure } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { badgeOf } from './ending-view.js';
 import { experimentText, formatDateTime, formatDuration, formatUsd, originText } from './format.js';
-import { showsSpend, sortRuns } from './run-sort.js';
+import { serverOrder, showsSpend, sortRuns } from './run-sort.js';
 import { createRunFilters } from './run-filters.js';
 import { everyWhileVisible, mergeFirstPage } from './run-list-live.js';
 
@@ -22,27 +22,44 @@ export function renderRunList(root, { filters = {}, view } = {}) {
   /** The rows loaded so far, in the API's order (newest first), and the column they are shown sorted by. */
   let runs = [];
   let sort = { key: 'started', dir: 'desc' };
+  /** Whether the server sorts (it keeps a chain store) until it says it does not; then the loaded rows are sorted here. */
+  let serverSorts = true;
+  const sortNote = h('p', { class: 'note sort-note', hidden: true });
+  const ordered = () => (serverSorts ? serverOrder(sort) : {});
   const show = () =>
     renderTable(table, runs, sort, (key) => {
       sort = { key, dir: sort.key === key && sort.dir === 'desc' ? 'asc' : 'desc' };
+      // The loaded rows at once; then, when the server can, every matching run in that order.
       show();
+      if (serverSorts && (Object.keys(serverOrder(sort)).length || loadedInServerOrder)) void load(false);
     });
+  /** Whether the loaded rows came in a server sort other than its own order. */
+  let loadedInServerOrder = false;
 
   const load = async (append) => {
     message.textContent = 'Loading…';
     message.classList.remove('error');
     if (!append) shown = filterForm.query();
+    const order = ordered();
     try {
       const page = await api('/v1/runs', {
-        query: { ...shown, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined },
+        query: { ...shown, ...order, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined },
       });
       runs = [...(append ? runs : []), ...(page?.runs ?? [])];
       appended = append;
+      loadedInServerOrder = Object.keys(order).length > 0;
       show();
       nextPageToken = page?.nextPageToken;
       more.hidden = !nextPageToken;
       message.textContent = runs.length ? '' : 'No runs match.';
     } catch (err) {
+      // No chain store on this server: sort the loaded rows here, and say so.
+      if (err?.status === 400 && err.issues?.[0]?.path?.[0] === 'sort' && Object.keys(order).length) {
+        serverSorts = false;
+        sortNote.hidden = false;
+        sortNote.textContent = `Sorted among the loaded runs only: ${err.message}`;
+        return load(append);
+      }
       message.textContent = describeFailure(err);
       message.classList.add('error');
     }
@@ -51,8 +68,13 @@ export function renderRunList(root, { filters = {}, view } = {}) {
   /** Live: the first page again, merged in; a failed read leaves the rows as they were. */
   const refresh = async () => {
     try {
-      const page = await api('/v1/runs', { query: { ...shown, pageSize: PAGE_SIZE } });
-      runs = mergeFirstPage(runs, page?.runs ?? [], { complete: !page?.nextPageToken && !appended });
+      const order = ordered();
+      // A server sort other than newest first: the first page as it is now, unless more were loaded.
+      if (Object.keys(order).length && appended) return;
+      const page = await api('/v1/runs', { query: { ...shown, ...order, pageSize: PAGE_SIZE } });
+      runs = Object.keys(order).length
+        ? (page?.runs ?? [])
+        : mergeFirstPage(runs, page?.runs ?? [], { complete: !page?.nextPageToken && !appended });
       if (!appended) {
         nextPageToken = page?.nextPageToken;
         more.hidden = !nextPageToken;
@@ -72,7 +94,7 @@ export function renderRunList(root, { filters = {}, view } = {}) {
   replaceChildren(
     root,
     h('section', { class: 'panel' }, h('h2', {}, 'Start a run'), startForm()),
-    h('section', { class: 'panel' }, h('h2', {}, 'Runs'), filterForm.form, table, message, more),
+    h('section', { class: 'panel' }, h('h2', {}, 'Runs'), filterForm.form, sortNote, table, message, more),
   );
   void load(false);
   return everyWhileVisible(refresh);

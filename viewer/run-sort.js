@@ -17,6 +17,25 @@ export const RUN_SORT_KEYS = {
   started: (run) => run.startedAt,
 };
 
+/** The columns GET /v1/runs sorts on the server (from the chain store), by the API's names. */
+const SERVER_SORT = {
+  took: 'took',
+  iterations: 'iterations',
+  tokens: 'tokens',
+  cost: 'cost',
+  model: 'model',
+  started: 'started',
+};
+
+/**
+ * The query that asks the server for a sort: none for its own order (newest start first) or for a
+ * column only the loaded rows can be sorted by (status, agent, task).
+ */
+export function serverOrder({ key, dir }) {
+  if (!Object.hasOwn(SERVER_SORT, key) || (key === 'started' && dir === 'desc')) return {};
+  return { sort: SERVER_SORT[key], order: dir };
+}
+
 /** The rows sorted by one column, `dir` 'asc' or 'desc'; stable, missing values last either way. */
 export function sortRuns(runs, key, dir) {
   const read = RUN_SORT_KEYS[key];

@@ -279,6 +279,25 @@ describe('the chain store pages in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('sorts the run list on the server, from the store, across every run it holds: a heading again the other way', async () => {
+    const page = await openAs('dev', '/');
+    await page.locator('table.runs tbody tr').first().waitFor();
+    const rowIds = () =>
+      page
+        .locator('table.runs tbody tr')
+        .evaluateAll((els) => els.map((el) => (el as unknown as { dataset: { runId: string } }).dataset.runId));
+    await page.locator('table.runs th button[data-sort="iterations"]').click();
+    // The store holds these three runs only: the page is the store's order, not the loaded rows re-sorted.
+    await expect.poll(rowIds).toEqual([runs.long, runs.parallel, runs.gone]);
+    expect(await page.locator('table.runs td.col-iterations').allTextContents()).toEqual(['43', '3', '1']);
+    await page.locator('table.runs th button[data-sort="iterations"]').click();
+    await expect.poll(rowIds).toEqual([runs.gone, runs.parallel, runs.long]);
+    await page.locator('table.runs th button[data-sort="cost"]').click();
+    await expect.poll(rowIds).toEqual([runs.parallel, runs.long, runs.gone]);
+    expect(await page.locator('.sort-note').isHidden()).toBe(true);
+    await page.close();
+  });
+
   it('narrows the chain with filters, and clears them', async () => {
     const page = await openAs('dev', `/runs/${runs.parallel}`);
     await page.locator('.steps .step').first().waitFor({ state: 'attached' });

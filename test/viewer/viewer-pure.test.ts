@@ -509,3 +509,16 @@ describe('the run list kept current (viewer/run-list-live.js)', () => {
     expect(mergeFirstPage(loaded, [], { complete: true })).toEqual([]);
   });
 });
+
+describe('which sorts the server makes (viewer/run-sort.js)', () => {
+  it('asks the server for its columns, never for its own order or a column only the loaded rows sort by', async () => {
+    const { serverOrder } = await viewerModule<{ serverOrder(sort: { key: string; dir: string }): object }>(
+      'run-sort.js',
+    );
+    expect(serverOrder({ key: 'cost', dir: 'desc' })).toEqual({ sort: 'cost', order: 'desc' });
+    expect(serverOrder({ key: 'started', dir: 'asc' })).toEqual({ sort: 'started', order: 'asc' });
+    expect(serverOrder({ key: 'started', dir: 'desc' })).toEqual({});
+    expect(serverOrder({ key: 'status', dir: 'asc' })).toEqual({});
+    expect(serverOrder({ key: 'constructor', dir: 'asc' })).toEqual({});
+  });
+});

@@ -23,6 +23,7 @@ import { measureWorkers } from './workers';
 import { measureTenantRates } from './tenant-rates';
 import { measureMcpTaskWait } from './mcp-task-wait';
 import { measureRunPage } from './run-page';
+import { measureRunList } from './run-list';
 
 const FIGURES: Record<
   FigureId,
@@ -46,6 +47,10 @@ const FIGURES: Record<
   tenant: { title: '14. Tenant limits: Temporal actions of a 21-call run with each', measure: measureTenantRates },
   mcptask: { title: '15. A run parked an hour on an MCP task (time-skipped)', measure: measureMcpTaskWait },
   runpage: { title: "16. Reading a run: a long run's page in Chromium", measure: measureRunPage },
+  runlist: {
+    title: '17. A run list of many runs from the chain store, sorted by each column',
+    measure: measureRunList,
+  },
 };
 
 /**

@@ -20,6 +20,7 @@ export const FIGURE_IDS = [
   'tenant',
   'mcptask',
   'runpage',
+  'runlist',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 export const PEER_NAMES = ['plain-node', 'temporal-ai-sdk', 'langgraph-sqlite'] as const;
@@ -90,6 +91,9 @@ const BenchEnv = z.object({
   /** Figure 16: iterations of the run whose page is opened, and how many times it is opened. */
   BENCH_PAGE_ITERATIONS: count.optional(),
   BENCH_PAGE_LOADS: count.optional(),
+  /** Figure 17: runs in the store, and reads of each sort. */
+  BENCH_LIST_RUNS: count.optional(),
+  BENCH_LIST_READS: count.optional(),
   BENCH_LONG_RUN_OBSERVATION_BYTES: count.optional(),
   BENCH_IDLE_CACHED_RUNS: count.optional(),
   BENCH_IDLE_EVICTED_RUNS: count.optional(),
@@ -141,6 +145,8 @@ export interface BenchConfig {
   cancel: { runs: number };
   /** Figure 16: a long run's page in Chromium. */
   runPage: { iterations: number; loads: number };
+  /** Figure 17: a run list from the chain store. */
+  runList: { runs: number; reads: number };
 }
 
 /** Parses the environment into a frozen config; throws with every bad knob named. */
@@ -222,6 +228,10 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
     runPage: {
       iterations: pick(e.BENCH_PAGE_ITERATIONS, 1_000, 200, 20),
       loads: pick(e.BENCH_PAGE_LOADS, 20, 10, 3),
+    },
+    runList: {
+      runs: pick(e.BENCH_LIST_RUNS, 100_000, 5_000, 1_000),
+      reads: pick(e.BENCH_LIST_READS, 10, 5, 1),
     },
   });
 }

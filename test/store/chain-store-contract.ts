@@ -3,7 +3,14 @@ import type { ReasoningStep } from '../../src/domain/chain/chain';
 import { chainPage } from '../../src/domain/chain/chain-page';
 import { IncrementalChainView, viewChain } from '../../src/domain/chain/chain-view';
 import type { ViewerRole } from '../../src/domain/identity/people';
-import { RunList, type RunListInput, RunSearch, type RunSearchInput, StoredRun } from '../../src/domain/store';
+import {
+  RUN_SORT_KEYS,
+  RunList,
+  type RunListInput,
+  RunSearch,
+  type RunSearchInput,
+  StoredRun,
+} from '../../src/domain/store';
 import type { ChainStore, StoreScope } from '../../src/store/chain-store';
 import { MAX_SEARCH_TEXT_BYTES, MAX_STORED_STEP_BYTES } from '../../src/store/queries/step-row';
 import { StepTooLargeError, UnknownStoredRunError } from '../../src/store/store-errors';
@@ -364,23 +371,24 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       expect(await ids({ minIterations: 3, sort: 'iterations', order: 'asc' })).toEqual(['a', 'c']);
       expect(await ids({ state: 'running' })).toEqual(['c']);
       expect(await ids({ minCostUsd: 0.7 })).toEqual(['c', 'b']);
-      // A page at a time, across into the runs without the value, either way.
-      for (const [order, expected] of [
-        ['desc', [['b'], ['a'], ['c']]],
-        ['asc', [['a'], ['b'], ['c']]],
-      ] as const) {
-        const pages: string[][] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await store.listRuns(
-            list({ sort: 'took', order, limit: 1, ...(cursor ? { cursor } : {}) }),
-            scope(null),
-          );
-          pages.push(page.runs.map((r) => r.runId));
-          cursor = page.next;
-        } while (cursor);
-        expect(pages).toEqual(expected);
-      }
+      // A page at a time gives the whole list's order, for every sort either way (across into the
+      // runs without the value where there are any).
+      for (const sort of RUN_SORT_KEYS)
+        for (const order of ['desc', 'asc'] as const) {
+          const pages: string[][] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await store.listRuns(
+              list({ sort, order, limit: 1, ...(cursor ? { cursor } : {}) }),
+              scope(null),
+            );
+            pages.push(page.runs.map((r) => r.runId));
+            cursor = page.next;
+          } while (cursor);
+          expect(pages.flat(), `${sort} ${order}`).toEqual(await ids({ sort, order }));
+          expect(pages.every((page) => page.length === 1)).toBe(true);
+        }
+      expect(await ids({ sort: 'took', order: 'desc' })).toEqual(['b', 'a', 'c']);
       expect((await store.listRuns(list({}), scope('globex'))).runs.map((r) => r.runId)).toEqual(['elsewhere']);
       await expect(store.listRuns(list({ cursor: 'not-a-cursor' }), scope(null))).rejects.toThrow(/cursor/);
     });

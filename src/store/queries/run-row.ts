@@ -7,7 +7,7 @@ import type { SqlRow } from '../sql/sql-driver';
 export const RUN_COLUMNS =
   'run_id, agent_name, task, tenant, caller_id, parent_run_id, root_run_id, state, termination_reason, chain_status, started_at, ' +
   'ended_at, step_count, last_step, hidden_steps, cost_usd, input_tokens, output_tokens, tools, complete, ' +
-  'temporal_gone, behind_since, stored_at, imported_json, iterations, model, duration_ms';
+  'temporal_gone, behind_since, stored_at, imported_json, iterations, model, duration_ms, total_tokens';
 
 const text = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : String(value);

@@ -230,7 +230,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, projectRoot: string): Re
       loads: pick(e.BENCH_PAGE_LOADS, 20, 10, 3),
     },
     runList: {
-      runs: pick(e.BENCH_LIST_RUNS, 100_000, 5_000, 1_000),
+      runs: pick(e.BENCH_LIST_RUNS, 100_000, 5_000, 500),
       reads: pick(e.BENCH_LIST_READS, 10, 5, 1),
     },
   });

@@ -3,8 +3,8 @@
 import { h } from './dom.js';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'];
-/** The termination reasons a run can end with (src/domain/run/termination.ts). */
-const REASONS = [
+/** The termination reasons a run can end with, after "any" (src/domain/run/termination.ts; viewer-pure checks they agree). */
+export const REASONS = [
   '',
   'success',
   'max_iterations',

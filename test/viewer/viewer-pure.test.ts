@@ -522,3 +522,10 @@ describe('which sorts the server makes (viewer/run-sort.js)', () => {
     expect(serverOrder({ key: 'constructor', dir: 'asc' })).toEqual({});
   });
 });
+
+describe("the run list's filter by ending (viewer/run-filters.js)", () => {
+  it('offers every termination reason the server knows, and no other', async () => {
+    const { REASONS } = await viewerModule<{ REASONS: string[] }>('run-filters.js');
+    expect(REASONS).toEqual(['', ...TerminationReason.options]);
+  });
+});

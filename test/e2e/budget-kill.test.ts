@@ -110,7 +110,9 @@ describe("a worker SIGKILLed around a budget pause (onBudget: 'ask')", () => {
     createKeyringFile(keyring);
     const handle = await agents.start({
       task: 'Record two entries',
-      model: { provider: 'anthropic', model: MODEL, timeoutMs: 3_000 },
+      // Killed attempts are reaped by the 5 s heartbeat timeout; a short timeoutMs could time out a
+      // live worker's attempt on a loaded machine after the fake answered it (crash.test.ts says why).
+      model: { provider: 'anthropic', model: MODEL, timeoutMs: 60_000 },
       tokenBudget: TOKEN_BUDGET,
       onBudget: 'ask',
       signedDecisions: { publicKeys: loadDecisionSigner(keyring).publicKeys(), required: false },

@@ -50,7 +50,11 @@ describe('a worker killed mid-run', () => {
     const agents = new AgentClient({ client: env.client, taskQueue });
     const handle = await agents.start({
       task: 'Record three entries',
-      model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 3_000 },
+      // The killed worker's attempt is reaped by the model call's 5 s heartbeat timeout. A short
+      // timeoutMs would also time out the next worker's attempt of the same call when a loaded
+      // machine reports it late, after the fake had answered: that completed call is then made again
+      // (Temporal runs an activity at least once; docs/concepts.md), which is not what this test is about.
+      model: { provider: 'anthropic', model: 'claude-sonnet-4-6', timeoutMs: 60_000 },
     });
 
     // Wait until the second model call is in flight, then kill the worker without warning.

@@ -391,6 +391,14 @@ export function chainStoreContract(name: string, fresh: () => Promise<StoreUnder
       expect(await ids({ sort: 'took', order: 'desc' })).toEqual(['b', 'a', 'c']);
       expect((await store.listRuns(list({}), scope('globex'))).runs.map((r) => r.runId)).toEqual(['elsewhere']);
       await expect(store.listRuns(list({ cursor: 'not-a-cursor' }), scope(null))).rejects.toThrow(/cursor/);
+      // A cursor is for the sort and order that gave it: another's is refused, never read as a value.
+      const byCost = await store.listRuns(list({ sort: 'cost', limit: 1 }), scope(null));
+      await expect(store.listRuns(list({ sort: 'model', cursor: byCost.next! }), scope(null))).rejects.toThrow(
+        /cursor/,
+      );
+      await expect(
+        store.listRuns(list({ sort: 'cost', order: 'asc', cursor: byCost.next! }), scope(null)),
+      ).rejects.toThrow(/cursor/);
     });
 
     it('reports usage per UTC day and agent, in the tenant only', async () => {

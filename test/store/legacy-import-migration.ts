@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { ChainStore } from '../../src/store/chain-store';
 import { RUN_SORT_COLUMNS } from '../../src/store/sql/store-schema';
+import { RunList } from '../../src/domain/store';
 import { legacyImportOf, runUpdateOf, sampleChain } from './store-test-chains';
 
 /** The id a trigger run would get, where a store before version 5 kept an import. */
@@ -46,4 +47,9 @@ export async function expectLegacyImportMoved(
   expect(steps.map((step) => step.stepId)).toEqual(legacy.steps.map((step) => step.stepId));
   expect(await store.steps(SQUATTED, { afterStep: 0, limit: 100 })).toEqual([]);
   expect(await store.run('agent-live')).toMatchObject({ rootRunId: 'agent-live' });
+  // Version 6 on rows stored before it: their tokens at once (the import's 132 sorts first), their
+  // iterations unknown until a rebuild (never a made-up 0).
+  const byTokens = await store.listRuns(RunList.parse({ sort: 'tokens' }), { tenant: null, role: 'auditor' });
+  expect(byTokens.runs.map((run) => run.runId)).toEqual([moved, 'agent-live']);
+  expect((await store.run(moved))?.iterations).toBeUndefined();
 }

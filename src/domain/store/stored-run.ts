@@ -76,8 +76,8 @@ export const StoredRun = z.object({
   costUsd: z.number().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
-  /** The highest iteration among its stored steps (0 for a row stored before schema version 6, until a rebuild). */
-  iterations: z.number().int().nonnegative(),
+  /** The highest iteration among its stored steps; absent for a row stored before schema version 6, until a rebuild. */
+  iterations: z.number().int().nonnegative().optional(),
   /** The model that answered its latest stored model call. */
   model: z.string().optional(),
   /** From its start to its end, once ended. */

@@ -104,7 +104,7 @@ function summaryOfStored(run: StoredRun, view: ViewerRole) {
     startedAt: run.startedAt,
     ...(run.endedAt ? { closedAt: run.endedAt } : {}),
     ...(run.durationMs !== undefined ? { durationMs: run.durationMs } : {}),
-    ...(run.iterations > 0 ? { iterations: run.iterations } : {}),
+    ...(run.iterations ? { iterations: run.iterations } : {}),
     ...(run.model ? { model: run.model } : {}),
     // Spend is the operator's business, as in visibility's rows.
     ...(view === 'end_user' ? {} : { tokens: run.inputTokens + run.outputTokens, costUsd: run.costUsd }),

@@ -37,7 +37,7 @@ export function storedRunOf(row: SqlRow): StoredRun {
     costUsd: Number(row.cost_usd),
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
-    iterations: Number(row.iterations ?? 0),
+    ...(row.iterations === null || row.iterations === undefined ? {} : { iterations: Number(row.iterations) }),
     ...optional('model', row.model),
     ...(row.duration_ms === null || row.duration_ms === undefined ? {} : { durationMs: Number(row.duration_ms) }),
     tools: JSON.parse(String(row.tools)) as string[],

@@ -204,7 +204,7 @@ export class SqlChainStore implements ChainStore {
     // The batch is in step order: its last model reply is the latest.
     const reply = [...batch].reverse().find((step) => step.type === 'tool_result' && typeof step.model === 'string');
     await tx.run(
-      `UPDATE ${this.tables.runs} SET iterations = CASE WHEN ? > iterations THEN ? ELSE iterations END,
+      `UPDATE ${this.tables.runs} SET iterations = CASE WHEN ? > COALESCE(iterations, -1) THEN ? ELSE iterations END,
          model = CASE WHEN ? > model_step THEN ? ELSE model END,
          model_step = CASE WHEN ? > model_step THEN ? ELSE model_step END
        WHERE run_id = ?`,

@@ -130,22 +130,25 @@ function version5(t: StoreTables): string[] {
  * Version 6: what a run list shows and sorts by (issue 82): iterations used, the model that
  * answered its latest stored model call (and that call's step, so an earlier write never replaces
  * it), start-to-end time and all tokens; with an index per sort key inside a tenant. Rows stored
- * before have none until `store rebuild` reads them again.
+ * before get their tokens at once; their iterations, model and time are NULL (sorted last) until
+ * `store rebuild` reads them again.
  */
 function version6(t: StoreTables): string[] {
   return [
-    `ALTER TABLE ${t.runs} ADD COLUMN iterations INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${t.runs} ADD COLUMN iterations INTEGER`,
     `ALTER TABLE ${t.runs} ADD COLUMN model TEXT`,
     `ALTER TABLE ${t.runs} ADD COLUMN model_step INTEGER NOT NULL DEFAULT 0`,
     `ALTER TABLE ${t.runs} ADD COLUMN duration_ms BIGINT`,
     `ALTER TABLE ${t.runs} ADD COLUMN total_tokens BIGINT NOT NULL DEFAULT 0`,
-    ...RUN_SORT_COLUMNS.map(
+    // What the rows already hold: their tokens. Iterations and the model need their steps (a rebuild).
+    `UPDATE ${t.runs} SET total_tokens = input_tokens + output_tokens`,
+    ...RUN_SORT_COLUMNS.filter((column) => column !== 'started_at').map(
       (column) => `CREATE INDEX IF NOT EXISTS ${t.runs}_by_${column} ON ${t.runs} (tenant, ${column}, run_id)`,
     ),
   ];
 }
 
-/** The columns a run list sorts by, each indexed within a tenant (version 6). */
+/** The columns a run list sorts by, each indexed within a tenant (version 6; `started_at` by version 1's). */
 export const RUN_SORT_COLUMNS = [
   'started_at',
   'duration_ms',

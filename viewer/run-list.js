@@ -8,6 +8,8 @@ import { createRunFilters } from './run-filters.js';
 import { everyWhileVisible, mergeFirstPage } from './run-list-live.js';
 
 const PAGE_SIZE = 50;
+/** Filters GET /v1/runs reads from Temporal's visibility only: a list sorted by the chain store cannot take them. */
+const VISIBILITY_ONLY = ['origin'];
 
 /** Renders the list into `root`; returns a function that stops keeping it current. */
 export function renderRunList(root, { filters = {}, view } = {}) {
@@ -25,7 +27,22 @@ export function renderRunList(root, { filters = {}, view } = {}) {
   /** Whether the server sorts (it keeps a chain store) until it says it does not; then the loaded rows are sorted here. */
   let serverSorts = true;
   const sortNote = h('p', { class: 'note sort-note', hidden: true });
-  const ordered = () => (serverSorts ? serverOrder(sort) : {});
+  const localSort = (why) => {
+    sortNote.hidden = false;
+    sortNote.textContent = `Sorted among the loaded runs only: ${why}`;
+  };
+  /** The sort the server is asked for: none while a filter only Temporal's list holds is set (the store sorts without it). */
+  const ordered = () => {
+    const wanted = serverSorts ? serverOrder(sort) : {};
+    if (Object.keys(wanted).length === 0) return wanted;
+    const only = VISIBILITY_ONLY.find((field) => shown[field] !== undefined);
+    if (only === undefined) {
+      sortNote.hidden = true;
+      return wanted;
+    }
+    localSort(`the chain store that sorts every run does not hold ${only}.`);
+    return {};
+  };
   const show = () =>
     renderTable(table, runs, sort, (key) => {
       sort = { key, dir: sort.key === key && sort.dir === 'desc' ? 'asc' : 'desc' };
@@ -35,16 +52,23 @@ export function renderRunList(root, { filters = {}, view } = {}) {
     });
   /** Whether the loaded rows came in a server sort other than its own order. */
   let loadedInServerOrder = false;
+  /** Each load's number: an answer to an older one (the person clicked again, or changed the filters) is dropped. */
+  let generation = 0;
+  let loading = false;
+  const scoped = (query) => ({ ...query, ...(view ? { view } : {}) });
 
   const load = async (append) => {
+    const mine = ++generation;
+    loading = true;
     message.textContent = 'Loading…';
     message.classList.remove('error');
     if (!append) shown = filterForm.query();
     const order = ordered();
     try {
       const page = await api('/v1/runs', {
-        query: { ...shown, ...order, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined },
+        query: scoped({ ...shown, ...order, pageSize: PAGE_SIZE, pageToken: append ? nextPageToken : undefined }),
       });
+      if (mine !== generation) return;
       runs = [...(append ? runs : []), ...(page?.runs ?? [])];
       appended = append;
       loadedInServerOrder = Object.keys(order).length > 0;
@@ -53,32 +77,39 @@ export function renderRunList(root, { filters = {}, view } = {}) {
       more.hidden = !nextPageToken;
       message.textContent = runs.length ? '' : 'No runs match.';
     } catch (err) {
+      if (mine !== generation) return;
       // No chain store on this server: sort the loaded rows here, and say so.
       if (err?.status === 400 && err.issues?.[0]?.path?.[0] === 'sort' && Object.keys(order).length) {
         serverSorts = false;
-        sortNote.hidden = false;
-        sortNote.textContent = `Sorted among the loaded runs only: ${err.message}`;
+        localSort(err.message);
         return load(append);
       }
       message.textContent = describeFailure(err);
       message.classList.add('error');
+    } finally {
+      if (mine === generation) loading = false;
     }
   };
 
-  /** Live: the first page again, merged in; a failed read leaves the rows as they were. */
+  /**
+   * Live: the first page again. With only the first page loaded it replaces the rows (and the
+   * page token); with more loaded, newest first, it is merged over them and the token kept. A
+   * read that a load overtook, or that failed, changes nothing.
+   */
   const refresh = async () => {
+    if (loading) return;
+    const mine = generation;
+    const order = ordered();
+    const sorted = Object.keys(order).length > 0;
+    if (sorted && appended) return;
     try {
-      const order = ordered();
-      // A server sort other than newest first: the first page as it is now, unless more were loaded.
-      if (Object.keys(order).length && appended) return;
-      const page = await api('/v1/runs', { query: { ...shown, ...order, pageSize: PAGE_SIZE } });
-      runs = Object.keys(order).length
-        ? (page?.runs ?? [])
-        : mergeFirstPage(runs, page?.runs ?? [], { complete: !page?.nextPageToken && !appended });
+      const page = await api('/v1/runs', { query: scoped({ ...shown, ...order, pageSize: PAGE_SIZE }) });
+      if (mine !== generation || loading) return;
       if (!appended) {
+        runs = page?.runs ?? [];
         nextPageToken = page?.nextPageToken;
         more.hidden = !nextPageToken;
-      }
+      } else runs = mergeFirstPage(runs, page?.runs ?? [], { complete: false });
       show();
     } catch {
       // The next tick tries again; the message line is for what the person did.

@@ -52,7 +52,11 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const earlier = h('button', { type: 'button', class: 'earlier', hidden: true }, 'Earlier steps');
   const goneNote = h('p', { class: 'steps-gone', role: 'note', hidden: true });
   const stepsEl = h('div', { class: 'steps trace' });
-  const trace = createTraceView(stepsEl, { approvals: () => [...approvals.values()] });
+  const trace = createTraceView(stepsEl, {
+    approvals: () => [...approvals.values()],
+    // A call still open runs to now only while the run goes on.
+    now: () => (ended() ? undefined : Date.now()),
+  });
   const liveEl = h('div', { class: 'live-blocks' });
   const viewNote = h('p', { class: 'view-note' });
   // The run's progress lines ("Checked 3 sources · processed 247 records"), first, when the person chose summaries only.

@@ -17,9 +17,11 @@ const KIND_NAMES = { model: 'Model call', tool: 'Tool call', approval: 'Waiting 
 
 /**
  * Draws steps into `container` as iteration cards. `render(step)` makes a step's card;
- * `approvals()` gives the run's approval records (their waits are drawn in the waterfall).
+ * `approvals()` gives the run's approval records (their waits are drawn in the waterfall);
+ * `now()` the time a call still open is drawn to while the run goes on (undefined once it ended:
+ * a call a stopped run never finished ends at its iteration's last step).
  */
-export function createTraceView(container, { approvals = () => [] } = {}) {
+export function createTraceView(container, { approvals = () => [], now = () => undefined } = {}) {
   /** iteration → { el, stepsEl, head, chart, steps: Map(stepNumber → step), folds: Map(correlationId → details) } */
   const cards = new Map();
   const toolTypes = new Map();
@@ -52,6 +54,12 @@ export function createTraceView(container, { approvals = () => [] } = {}) {
       );
       card.folds.set(id, fold);
       placeInOrder(card.stepsEl, fold, stepNumber, 'step');
+      // A reply drawn loose before its call arrived (it did not look like a model's) joins the fold.
+      for (const step of card.steps.values()) {
+        if (step.type !== 'tool_result' || String(step.toolResult?.correlationId) !== id) continue;
+        const loose = card.stepsEl.querySelector(`:scope > article[data-step="${step.stepNumber}"]`);
+        if (loose) placeInOrder(fold, loose, step.stepNumber, 'step');
+      }
     } else if (stepNumber < Number(fold.dataset.step)) {
       fold.dataset.step = String(stepNumber);
       placeInOrder(card.stepsEl, fold, stepNumber, 'step');
@@ -77,7 +85,7 @@ export function createTraceView(container, { approvals = () => [] } = {}) {
       h('h3', {}, iterationName(iteration)),
       h('span', { class: 'iteration-facts' }, iterationLine(facts)),
     );
-    replaceChildren(card.chart, waterfallSvg(iterationBars(steps, approvals(), Date.now()), iteration));
+    replaceChildren(card.chart, waterfallSvg(iterationBars(steps, approvals(), now()), iteration));
   };
 
   return {

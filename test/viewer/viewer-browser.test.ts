@@ -927,6 +927,11 @@ describe('the chain viewer in Chromium', () => {
       { content: [useTool('finish', { result: 'None archived.' })] },
     ]);
     await page.locator(`table.runs tbody tr[data-run-id="${later}"]`).waitFor({ timeout: 20_000 });
+    // Merged in, never doubled: each run is one row.
+    const listed = await page
+      .locator('table.runs tbody tr')
+      .evaluateAll((els) => els.map((el) => (el as unknown as { dataset: { runId: string } }).dataset.runId));
+    expect(new Set(listed).size).toBe(listed.length);
     await page.close();
     // The end user's view carries no spend: no spend columns, and no filter by cost.
     const user = await openAs('user');

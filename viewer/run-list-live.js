@@ -5,12 +5,11 @@
 export const LIST_REFRESH_MS = 5_000;
 
 /**
- * The loaded rows with a fresh first page (newest first) merged in: the fresh rows as they are
- * now, then the rows of later pages already loaded (older than the first page's oldest). When the
- * first page is the whole list (`complete`), it is the list.
+ * The loaded rows (more than the first page) with a fresh first page (newest first) merged in: the
+ * fresh rows as they are now, then the rows of later pages already loaded (older than the first
+ * page's oldest). A loaded row the first page's span no longer holds left the filter: dropped.
  */
-export function mergeFirstPage(loaded, fresh, { complete }) {
-  if (complete) return [...fresh];
+export function mergeFirstPage(loaded, fresh) {
   const ids = new Set(fresh.map((run) => run.runId));
   const oldest = fresh.at(-1)?.startedAt;
   return [

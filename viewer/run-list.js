@@ -109,7 +109,7 @@ export function renderRunList(root, { filters = {}, view } = {}) {
         runs = page?.runs ?? [];
         nextPageToken = page?.nextPageToken;
         more.hidden = !nextPageToken;
-      } else runs = mergeFirstPage(runs, page?.runs ?? [], { complete: false });
+      } else runs = mergeFirstPage(runs, page?.runs ?? []);
       show();
     } catch {
       // The next tick tries again; the message line is for what the person did.

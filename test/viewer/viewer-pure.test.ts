@@ -478,7 +478,6 @@ interface ListLiveModule {
   mergeFirstPage(
     loaded: Array<{ runId: string; startedAt: string; status?: string }>,
     fresh: Array<{ runId: string; startedAt: string; status?: string }>,
-    options: { complete: boolean },
   ): Array<{ runId: string; status?: string }>;
 }
 
@@ -494,19 +493,14 @@ describe('the run list kept current (viewer/run-list-live.js)', () => {
     const loaded = [run('c', 30, 'running'), run('b', 20), run('a', 10)];
     // A new run on top, c ended, b left the first page (the page is two rows); a, from page two, stays.
     const fresh = [run('d', 40, 'running'), run('c', 30)];
-    expect(mergeFirstPage(loaded, fresh, { complete: false })).toEqual([
-      run('d', 40, 'running'),
-      run('c', 30),
-      run('b', 20),
-      run('a', 10),
-    ]);
+    expect(mergeFirstPage(loaded, fresh)).toEqual([run('d', 40, 'running'), run('c', 30), run('b', 20), run('a', 10)]);
   });
 
-  it('drops a loaded row that no longer matches when the first page is the whole list', async () => {
+  it("drops a loaded row within the first page's span that the first page no longer holds", async () => {
     const { mergeFirstPage } = await viewerModule<ListLiveModule>('run-list-live.js');
-    const loaded = [run('b', 20, 'running'), run('a', 10)];
-    expect(mergeFirstPage(loaded, [run('a', 10)], { complete: true }).map((r) => r.runId)).toEqual(['a']);
-    expect(mergeFirstPage(loaded, [], { complete: true })).toEqual([]);
+    // d started after c but is gone from the first page (it no longer matches the filter); a stays.
+    const loaded = [run('d', 35, 'running'), run('c', 30), run('a', 10)];
+    expect(mergeFirstPage(loaded, [run('e', 40), run('c', 30)]).map((r) => r.runId)).toEqual(['e', 'c', 'a']);
   });
 });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 import type { Identity } from './auth/identity';
+import { declaredHeaders } from './declared-headers';
 import { badRequest } from './error-handler';
 import type { RunFacts } from './run-access';
 import type { ServerContext } from './server-context';
@@ -18,12 +19,13 @@ export interface ApiContext extends ServerContext {
 }
 
 /** What a route's handler gets: the context, who calls, and its inputs already parsed by its schemas. */
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, H = undefined> {
   ctx: ApiContext;
   identity: Identity;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  headers: Out<H>;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -36,6 +38,7 @@ export interface ApiRoute<
   P extends Schema | undefined = Schema | undefined,
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
+  H extends Schema | undefined = Schema | undefined,
 > {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify's form, `/v1/runs/:id`; the OpenAPI document writes `{id}`. */
@@ -46,6 +49,8 @@ export interface ApiRoute<
   params?: P;
   query?: Q;
   body?: B;
+  /** Headers the route reads, by their usual spelling (`Idempotency-Key`); each may be sent once. */
+  headers?: H;
   /** Runs on the raw body before its schema, for refusals that deserve their own words. */
   precheck?: (rawBody: unknown) => void;
   /** The largest body this route reads, in bytes, when it is not the server's (`bodyLimitBytes`). */
@@ -57,15 +62,26 @@ export interface ApiRoute<
   rawBody?: boolean;
   /** A body may be left out altogether (it then parses as `{}`). */
   optionalBody?: boolean;
-  response: { status: number; description: string; schema: Schema };
+  response: {
+    status: number;
+    description: string;
+    schema: Schema;
+    /** Another success status with the same body (an idempotent start's repeat, 200), sent by the handler itself. */
+    alsoAnswers?: { status: number; description: string };
+  };
   /** Other answers this route gives, by status, for the document. */
   errors: number[];
-  handle(input: RouteInput<P, Q, B>): Promise<unknown>;
+  handle(input: RouteInput<P, Q, B, H>): Promise<unknown>;
 }
 
 /** Keeps each route's handler typed by its own schemas while routes share one table. */
-export const defineRoute = <P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
-  route: ApiRoute<P, Q, B>,
+export const defineRoute = <
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  B extends Schema | undefined,
+  H extends Schema | undefined = undefined,
+>(
+  route: ApiRoute<P, Q, B, H>,
 ): ApiRoute => route as unknown as ApiRoute;
 
 const PUBLIC: Identity = { id: 'anonymous', roles: [], via: 'in-process' };
@@ -108,8 +124,10 @@ export function registerRoutes(app: FastifyInstance, ctx: ApiContext, routes: re
         route.precheck?.(request.body);
         const params = parse(route.params, request.params, 'path');
         const query = parse(route.query, request.query, 'query');
+        const headers = parse(route.headers, declaredHeaders(route.headers, request.raw.rawHeaders), 'header');
         const body = parse(route.body, request.body ?? (route.optionalBody ? {} : undefined), 'body');
-        const result = await route.handle({ ctx, identity, params, query, body, request, reply } as RouteInput<
+        const result = await route.handle({ ctx, identity, params, query, body, headers, request, reply } as RouteInput<
+          Schema,
           Schema,
           Schema,
           Schema

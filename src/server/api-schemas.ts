@@ -47,7 +47,25 @@ export const StartRunBody = AgentInput.omit({
 }).strict();
 
 export const RunLinks = z.object({ self: z.string(), chain: z.string(), events: z.string() });
-export const StartRunResponse = z.object({ runId: z.string(), links: RunLinks });
+export const StartRunResponse = z.object({
+  runId: z.string(),
+  links: RunLinks,
+  /** With an Idempotency-Key only: true when the key had started the run already (nothing new started). */
+  duplicate: z.boolean().optional(),
+});
+
+/**
+ * A start's idempotency key (the IETF draft's header): what a client retries with when it cannot
+ * tell whether its start arrived. Characters a header carries as they are, so it is never decoded.
+ */
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, "1 to 128 letters, digits, '.', '_', ':' or '-'")
+  .describe(
+    "The same key starts the run once, for you: a retry answers 200 with the first start's run and duplicate: true, whatever its body",
+  );
+
+export const StartRunHeaders = z.object({ 'Idempotency-Key': IdempotencyKey.optional() });
 
 /**
  * A run's state: Temporal's, except that a run that ended with `failure` or `error` is `failed`

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error';
 
-/** What a page on an allowed origin may send: the token, a JSON body, and where an event stream resumes. */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Last-Event-ID';
+/** What a page on an allowed origin may send: the token, a JSON body, where an event stream resumes, a start's retry key. */
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Last-Event-ID, Idempotency-Key';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 /** Headers a page may read: a 429's wait, and a created resource's address. */
 const EXPOSED_HEADERS = 'Retry-After, Location';

@@ -29,7 +29,7 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'A worker or Temporal could not answer; retry',
 };
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header'): JsonSchema[] {
   if (!(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({
     name,
@@ -50,6 +50,11 @@ const errorResponses = (statuses: readonly number[]): Record<string, JsonSchema>
     ]),
   );
 
+const success = (description: string, schema: z.ZodType): JsonSchema => ({
+  description,
+  content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+});
+
 const openApiPath = (url: string): string => url.replace(/:([A-Za-z]+)/g, '{$1}');
 
 /**
@@ -63,7 +68,11 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
       operationId: route.operationId,
       summary: route.summary,
       ...(route.public ? { security: [] } : {}),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      parameters: [
+        ...parameters(route.params, 'path'),
+        ...parameters(route.query, 'query'),
+        ...parameters(route.headers, 'header'),
+      ],
       ...(route.body
         ? {
             requestBody: {
@@ -73,10 +82,15 @@ export function openApiDocument(routes: readonly ApiRoute[], version: string): J
           }
         : {}),
       responses: {
-        [String(route.response.status)]: {
-          description: route.response.description,
-          content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } },
-        },
+        [String(route.response.status)]: success(route.response.description, route.response.schema),
+        ...(route.response.alsoAnswers
+          ? {
+              [String(route.response.alsoAnswers.status)]: success(
+                route.response.alsoAnswers.description,
+                route.response.schema,
+              ),
+            }
+          : {}),
         ...errorResponses(route.errors),
       },
     };

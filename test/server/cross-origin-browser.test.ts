@@ -113,6 +113,7 @@ describe('serve --allow-origin', () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(allowedPage);
     expect(allowed.headers.get('access-control-allow-headers')).toContain('Authorization');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
     expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
     const other = await preflight(otherPage);
     expect(other.status).toBe(403);

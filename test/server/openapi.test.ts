@@ -80,6 +80,16 @@ describe('GET /v1/openapi.json', () => {
     expect(start({ task: 'x', caller: { id: 'boss' } })).toBe(false);
     expect(start({ task: 'x', maxIterations: 0 })).toBe(false);
     expect(start({})).toBe(false);
+    // An optional Idempotency-Key: a repeat answers 200 with the first run, in the 201's shape.
+    const [key, ...others] = doc.paths['/v1/runs'].post.parameters;
+    expect(others).toEqual([]);
+    expect(key).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false });
+    const keyShape = ajv.compile(key.schema);
+    expect(['order-7781:attempt.1_a', 'x'.repeat(128)].map((k) => keyShape(k))).toEqual([true, true]);
+    expect(['', 'has space', 'x'.repeat(129)].map((k) => keyShape(k))).toEqual([false, false, false]);
+    const links = { self: '/v1/runs/r', chain: '/v1/runs/r/chain', events: '/v1/runs/r/events' };
+    expect(response('/v1/runs', 'post', '200')({ runId: 'r', links, duplicate: true })).toBe(true);
+    expect(response('/v1/runs', 'post', '201')({ runId: 'r', links })).toBe(true);
     const approve = body('/v1/runs/{id}/approvals/{callId}');
     expect(approve({ approved: true, argumentsHash: 'h' })).toBe(true);
     expect(approve({ approved: 'yes', argumentsHash: 'h' })).toBe(false);

@@ -17,12 +17,14 @@ import {
   RunStatusResponse,
   SERVER_SET_FIELDS,
   StartRunBody,
+  StartRunHeaders,
   StartRunResponse,
 } from '../api-schemas';
 import { allowedViews } from '../auth/view-policy';
 import { liveRead } from '../live-read';
 import { listRuns, refuseSpendFilter } from './list-runs';
 import { listStoredRuns, wantsStoreOrder } from './list-stored-runs';
+import { startIdempotently } from './idempotent-start';
 import { endingInView, readEnding } from '../../client/ending/read-ending';
 import type { RunEnding } from '../../domain/run/run-ending';
 import type { RunFacts } from '../run-access';
@@ -79,10 +81,17 @@ export const startRun = defineRoute({
   method: 'POST',
   url: '/v1/runs',
   operationId: 'startRun',
-  summary: 'Start a run; the caller is the authenticated identity',
+  summary:
+    'Start a run; the caller is the authenticated identity. With an Idempotency-Key, at most one run per key and caller: a retry answers 200 with the first run (its body ignored)',
+  headers: StartRunHeaders,
   body: StartRunBody,
-  response: { status: 201, description: 'The run started', schema: StartRunResponse },
-  errors: [400, 401, 403, 413, 503],
+  response: {
+    status: 201,
+    description: 'The run started',
+    schema: StartRunResponse,
+    alsoAnswers: { status: 200, description: 'This Idempotency-Key had started the run already: nothing new started' },
+  },
+  errors: [400, 401, 403, 409, 413, 503],
   precheck: (raw) => {
     refuseServerSet(raw);
     refuseInlineDefinition(raw);
@@ -90,7 +99,7 @@ export const startRun = defineRoute({
     const problem = protoKeyProblem(raw);
     if (problem !== undefined) throw new ApiError('bad_request', problem);
   },
-  async handle({ ctx, identity, body, request }) {
+  async handle({ ctx, identity, body, headers, request, reply }) {
     const raw = request.body as Record<string, unknown>;
     const visibility = VISIBILITY_FIELDS.filter((field) => Object.hasOwn(raw, field));
     if (visibility.length > 0 && !allowedViews(identity.roles, ctx.policy?.policy).includes('developer')) {
@@ -102,13 +111,21 @@ export const startRun = defineRoute({
     const caller = { id: identity.id, roles: identity.roles, ...(identity.tenant ? { tenant: identity.tenant } : {}) };
     const signed = signedDecisionKeys(ctx);
     const input: AgentInputInit = { ...(body as AgentInputInit), caller, ...signed };
-    const handle = await ctx.agents.start(input).catch((err: unknown) => {
+    const key = headers['Idempotency-Key'];
+    const start =
+      key === undefined
+        ? ctx.agents.start(input).then((handle) => ({ runId: handle.workflowId, duplicate: false }))
+        : startIdempotently(ctx.agents, identity, input, key);
+    const { runId, duplicate } = await start.catch((err: unknown) => {
       // A body naming an agent and setting its prompt or tools: the caller's mistake, said as such.
       if (err instanceof AgentInputConflictError) throw new ApiError('bad_request', err.message);
       throw err;
     });
-    const self = runPath(handle.workflowId);
-    return { runId: handle.workflowId, links: { self, chain: `${self}/chain`, events: `${self}/events` } };
+    const self = runPath(runId);
+    const links = { self, chain: `${self}/chain`, events: `${self}/events` };
+    // Without a key the answer is as it always was; with one it says whether this request started the run.
+    const answer = { runId, links, ...(key !== undefined ? { duplicate } : {}) };
+    return duplicate ? reply.status(200).send(answer) : answer;
   },
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AgentClient } from '../../client/agent-client';
+import { startOnce } from '../../client/start/start-once';
 import type { SignedDecisionPolicy } from '../../domain/approval/signed-decision';
 import { MAX_CONTEXT_FILE_BYTES } from '../../domain/run/agent-context';
 import { originOfMemo } from '../../domain/run/run-origin';
@@ -42,13 +42,13 @@ const links = (runId: string) => {
 };
 
 /**
- * Starts the trigger's run, once per delivery id: the id is derived from it and a used id is
- * refused by Temporal even after its run closed (REJECT_DUPLICATE), so a redelivery answers the run
- * the first delivery started, at no action (Temporal does not bill a refused start). After the
- * namespace's retention the old run is gone and the same delivery would start a new one. `signed`
- * is the server's keys, as every run serve starts holds them (required with --require-signatures).
+ * Starts the trigger's run, once per delivery id (startOnce, under an id derived from it): a
+ * redelivery answers the run the first delivery started, at no action (Temporal does not bill a
+ * refused start). After the namespace's retention the old run is gone and the same delivery would
+ * start a new one. `signed` is the server's keys, as every run serve starts holds them (required
+ * with --require-signatures).
  */
-async function startOnce(
+async function startDelivery(
   agents: AgentClient,
   trigger: Trigger,
   deliveryId: string,
@@ -57,26 +57,23 @@ async function startOnce(
 ): Promise<{ runId: string; duplicate: boolean }> {
   const runId = triggerRunId(trigger.name, deliveryId);
   const content = body.toString('utf8');
-  try {
-    await agents.start(
-      {
-        task: trigger.task,
-        agent: trigger.agent,
-        ...(trigger.model ? { model: trigger.model } : {}),
-        caller: { id: trigger.owner.id, roles: [], ...(trigger.owner.tenant ? { tenant: trigger.owner.tenant } : {}) },
-        // Redacted by start like every context; bounded by MAX_TRIGGER_BODY_BYTES before it gets here.
-        context: {
-          data: { trigger: trigger.name, deliveryId },
-          files: [{ name: TRIGGER_PAYLOAD_FILE, content, bytes: body.length }],
-        },
-        ...signed,
+  const started = await startOnce(
+    agents,
+    {
+      task: trigger.task,
+      agent: trigger.agent,
+      ...(trigger.model ? { model: trigger.model } : {}),
+      caller: { id: trigger.owner.id, roles: [], ...(trigger.owner.tenant ? { tenant: trigger.owner.tenant } : {}) },
+      // Redacted by start like every context; bounded by MAX_TRIGGER_BODY_BYTES before it gets here.
+      context: {
+        data: { trigger: trigger.name, deliveryId },
+        files: [{ name: TRIGGER_PAYLOAD_FILE, content, bytes: body.length }],
       },
-      { workflowId: runId, origin: { kind: 'trigger', trigger: trigger.name, deliveryId }, once: true },
-    );
-    return { runId, duplicate: false };
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+      ...signed,
+    },
+    { workflowId: runId, origin: { kind: 'trigger', trigger: trigger.name, deliveryId } },
+  );
+  if (!started.duplicate) return started;
   // The id is taken: by this trigger's earlier delivery, or (never by Thoughtline) by something else.
   const description = await agents.getHandle(runId).describe();
   const origin = originOfMemo(description.memo);
@@ -104,8 +101,9 @@ export const triggerRoute = defineRoute({
   params: TriggerParams,
   response: {
     status: 201,
-    description: 'The run this delivery started, or (200) the one it had started',
+    description: 'The run this delivery started',
     schema: TriggerResponse,
+    alsoAnswers: { status: 200, description: 'A redelivery: the run this delivery id had started; nothing new' },
   },
   errors: [400, 401, 409, 413, 503],
   async handle({ ctx, params, request, reply }) {
@@ -114,7 +112,13 @@ export const triggerRoute = defineRoute({
     // The signature is checked before the name is revealed: an unknown name fails it (NO_SECRET).
     const check = verifyDelivery(trigger?.secret ?? NO_SECRET, request.headers, body, Date.now());
     if (!check.ok || !trigger) throw new ApiError('unauthenticated', check.ok ? SIGNATURE_MISMATCH : check.problem);
-    const { runId, duplicate } = await startOnce(ctx.agents, trigger, check.deliveryId, body, signedDecisionKeys(ctx));
+    const { runId, duplicate } = await startDelivery(
+      ctx.agents,
+      trigger,
+      check.deliveryId,
+      body,
+      signedDecisionKeys(ctx),
+    );
     const answer = { runId, links: links(runId), duplicate };
     // The route's status is 201; a redelivery answers 200 with the same run.
     if (duplicate) return reply.status(200).send(answer);

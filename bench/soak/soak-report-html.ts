@@ -89,7 +89,7 @@ const faults = (report: SoakReport): string =>
   report.faults.length === 0
     ? '<p>No fault was injected.</p>'
     : table(
-        ['at', 'kind', 'detail', 'healed in'],
+        ['at', 'kind', 'detail', 'healed in (its probe run finished)'],
         [...report.faults]
           .sort((a, b) => a.atS - b.atS)
           .map((f) =>

@@ -44,8 +44,8 @@ function report(): SoakReport {
       },
     ],
     faults: [
-      { atS: 130, kind: 'worker_kill', detail: `killed worker-a1 ${HOSTILE}`, healedMs: 4200 },
-      { atS: 75, kind: 'postgres_restart', detail: 'restarted postgres' },
+      { atS: 130, kind: 'worker_kill', detail: `killed worker-a1 ${HOSTILE}`, probe: 'p0w', healedMs: 4200 },
+      { atS: 75, kind: 'postgres_restart', detail: 'restarted postgres', probe: 'p1p' },
     ],
     totals: {
       started: 30,

@@ -99,7 +99,12 @@ async function main(): Promise<number> {
   log(
     `topology up: 2 workers, 2 serves (${topology.serves.map((s) => s.url).join(', ')}), task queue ${topology.taskQueue}`,
   );
-  const api = soakApi({ serves: topology.serves, token: topology.token, triggerSecret: topology.triggerSecret });
+  const api = soakApi({
+    serves: topology.serves,
+    token: topology.token,
+    triggerSecret: topology.triggerSecret,
+    keyPrefix: topology.taskQueue,
+  });
   const deps: RunDeps = {
     api,
     client,
@@ -124,7 +129,13 @@ async function main(): Promise<number> {
   const durationMs = settings.minutes * 60_000;
   const readings: Array<Record<string, ProcessMinute>> = [];
   const minuteTimer = setInterval(() => {
-    readings.push(sampler.sample());
+    // A reading that fails (a state file being rewritten by a restart) is a gap, not the soak's end.
+    try {
+      readings.push(sampler.sample());
+    } catch (err) {
+      readings.push({});
+      log(`reading the processes: ${String(err)}`);
+    }
     const open = runs.filter((r) => r.runId && r.endedAt === undefined).length;
     log(`minute ${readings.length}: ${runs.length} runs asked for, ${open} open, ${model.calls()} model calls`);
   }, 60_000);
@@ -157,8 +168,9 @@ async function main(): Promise<number> {
   // A schedule firing every minute, and a signed trigger delivery every two.
   await api.createSchedule('soak-sched', soakTask('scheduled', 'sched', 2));
   const seen = new Set<string>();
-  const scheduled = setInterval(() => {
-    void api
+  // The schedule keeps its latest five runs: read every 20 s, it misses none of a run a minute.
+  const readSchedule = () =>
+    api
       .scheduleRuns('soak-sched')
       .then((started) => {
         for (const { runId, startedAt } of started.filter((r) => !seen.has(r.runId))) {
@@ -178,7 +190,7 @@ async function main(): Promise<number> {
         }
       })
       .catch((err) => log(`reading the schedule's runs: ${String(err)}`));
-  }, 20_000);
+  const scheduled = setInterval(() => void readSchedule(), 20_000);
   const triggering = setInterval(() => {
     const requestedAt = performance.now();
     const run: SoakRun = { label: 'trig', kind: 'triggered', expected: 'finished', stepsExpected: 2, requestedAt };
@@ -203,10 +215,14 @@ async function main(): Promise<number> {
   await sleep(Math.max(0, loadStart + durationMs - performance.now()));
   clearInterval(triggering);
   clearInterval(scheduled);
+  // Paused, read a last time, then deleted: no run it started goes unfollowed.
+  await api.pauseSchedule('soak-sched').catch((err) => log(`pausing the schedule: ${String(err)}`));
+  await readSchedule();
   await api.deleteSchedule('soak-sched').catch((err) => log(`deleting the schedule: ${String(err)}`));
   log(`load ended; waiting up to ${settings.drainMs / 1_000} s for open runs and the fault schedule`);
-  await faulting;
-  await Promise.race([Promise.all(following), sleep(settings.drainMs)]);
+  const drained = sleep(settings.drainMs);
+  await Promise.race([faulting, drained]);
+  await Promise.race([Promise.all(following), drained]);
   clearInterval(minuteTimer);
   readings.push(sampler.sample());
   await pool.stop();
@@ -266,6 +282,9 @@ async function main(): Promise<number> {
   fs.rmSync(dir, { recursive: true, force: true });
   return problems.length === 0 ? 0 : 1;
 }
+
+// Interrupted (CI's timeout, Ctrl-C): exit, so every process the soak started is killed on the way out.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => process.exit(130));
 
 main().then(
   (code) => process.exit(code),

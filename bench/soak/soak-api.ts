@@ -17,6 +17,7 @@ export interface SoakApi {
   approve(runId: string, approval: { callId: string; argumentsHash: string }): Promise<void>;
   createSchedule(name: string, input: string): Promise<void>;
   deleteSchedule(name: string): Promise<void>;
+  pauseSchedule(name: string): Promise<void>;
   /** The latest runs the schedule started (at most five), with when each started (epoch ms). */
   scheduleRuns(name: string): Promise<Array<{ runId: string; startedAt: number }>>;
   trigger(body: unknown): Promise<string>;
@@ -52,13 +53,26 @@ export function soakApi(o: {
   serves: ReadonlyArray<{ url: string }>;
   token: string;
   triggerSecret: string;
+  /** Makes the Idempotency-Keys of this soak its own (its task queue): another soak on a kept cluster starts afresh. */
+  keyPrefix: string;
   /** How long to keep trying the instances before giving up on a request. */
   patienceMs?: number;
 }): SoakApi {
   let next = 0;
   let retries = 0;
   const patienceMs = o.patienceMs ?? 300_000;
-  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  /**
+   * `headers` is asked for at each attempt (a trigger's signature carries its time). `settledOnRetry`:
+   * a 409 to a repeat means the first attempt took effect before its instance died (a decision
+   * already made, a run already cancelled): the request did what it was for.
+   */
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: () => Record<string, string> = () => ({}),
+    settledOnRetry = false,
+  ) => {
     const deadline = performance.now() + patienceMs;
     for (let attempt = 0; ; attempt += 1) {
       const serve = o.serves[next++ % o.serves.length]!;
@@ -68,7 +82,7 @@ export function soakApi(o: {
           headers: {
             authorization: `Bearer ${o.token}`,
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...headers,
+            ...headers(),
           },
           ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
           signal: AbortSignal.timeout(60_000),
@@ -76,10 +90,13 @@ export function soakApi(o: {
         const text = await response.text();
         // 502–504: the instance is up but Temporal is not (a restart in progress): ask again.
         if (response.status >= 502 && response.status <= 504) throw new Unanswered(`${response.status} ${text}`);
+        if (response.status === 409 && settledOnRetry && attempt > 0) return undefined;
         if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
         return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
       } catch (err) {
-        const unanswered = err instanceof Unanswered || (err instanceof TypeError && /fetch failed/.test(err.message));
+        // A refused or cut connection (`fetch failed`, or `terminated` while the body was read).
+        const unanswered =
+          err instanceof Unanswered || (err instanceof TypeError && /fetch failed|terminated/.test(err.message));
         const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
         if (!(unanswered || timedOut) || performance.now() > deadline) throw err;
         retries += 1;
@@ -90,13 +107,13 @@ export function soakApi(o: {
   return {
     retries: () => retries,
     async start(arrival) {
-      const started = await send('POST', '/v1/runs', startBody(arrival), {
-        'idempotency-key': `soak-${arrival.label}`,
-      });
+      const key = `${o.keyPrefix}-${arrival.label}`;
+      const started = await send('POST', '/v1/runs', startBody(arrival), () => ({ 'idempotency-key': key }));
       return String(started!['runId']);
     },
     async cancel(runId) {
-      await send('POST', `/v1/runs/${encodeURIComponent(runId)}/cancel`, { reason: 'the soak cancels it midway' });
+      const reason = { reason: 'the soak cancels it midway' };
+      await send('POST', `/v1/runs/${encodeURIComponent(runId)}/cancel`, reason, undefined, true);
     },
     async pendingApproval(runId, timeoutMs) {
       const deadline = performance.now() + timeoutMs;
@@ -110,10 +127,8 @@ export function soakApi(o: {
       }
     },
     async approve(runId, { callId, argumentsHash }) {
-      await send('POST', `/v1/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`, {
-        approved: true,
-        argumentsHash,
-      });
+      const path = `/v1/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`;
+      await send('POST', path, { approved: true, argumentsHash }, undefined, true);
     },
     async createSchedule(name, input) {
       await send('POST', '/v1/schedules', { name, agent: 'soak_scheduled', input, every: '1m', model: SOAK_MODEL });
@@ -122,6 +137,9 @@ export function soakApi(o: {
       const schedule = await send('GET', `/v1/schedules/${encodeURIComponent(name)}`);
       const recent = (schedule?.['recentRuns'] as Array<{ runId: string; startedAt: string }> | undefined) ?? [];
       return recent.map((r) => ({ runId: r.runId, startedAt: Date.parse(r.startedAt) }));
+    },
+    async pauseSchedule(name) {
+      await send('POST', `/v1/schedules/${encodeURIComponent(name)}/pause`, { note: 'the soak has ended' });
     },
     async deleteSchedule(name) {
       await send('DELETE', `/v1/schedules/${encodeURIComponent(name)}`);
@@ -139,7 +157,7 @@ export function soakApi(o: {
           'x-thoughtline-signature': `sha256=${mac}`,
         };
       };
-      const started = await send('POST', '/v1/triggers/soak', text, sign());
+      const started = await send('POST', '/v1/triggers/soak', text, sign);
       return String(started!['runId']);
     },
   };

@@ -18,6 +18,20 @@ export interface CheckInput {
 /** A tool call's run: its idempotency key is `<workflow id>:<step id>`. */
 const workflowOf = (key: string) => key.slice(0, key.lastIndexOf(':'));
 
+/**
+ * Runs that applied effects though the soak never started them (nor are they a sub-agent of one,
+ * `<parent id>/<agent>-<n>`): a start answered on one instance and made again on the other.
+ */
+function strangerRuns(input: CheckInput, problems: string[]): number {
+  const known = new Set(input.runs.flatMap((r) => (r.runId ? [r.runId] : [])));
+  const strangers = new Set(
+    input.attempts.map((a) => workflowOf(a.key)).filter((id) => !known.has(id) && !known.has(id.split('/')[0]!)),
+  );
+  for (const id of [...strangers].slice(0, 20))
+    problems.push(`${id} applied side effects, but the soak never started it`);
+  return strangers.size;
+}
+
 function effectChecks(input: CheckInput, problems: string[]): { duplicateEffects: number; missingEffects: number } {
   // Applied effects by run and step: the service applies a key once, so a second one is a repeated call.
   const applied = new Map<string, number>();
@@ -95,6 +109,7 @@ export function soakChecks(input: CheckInput): { totals: SoakReport['totals']; p
       lost: lost.length,
       unexpectedEndings: unexpected.length,
       ...effects,
+      strangerRuns: strangerRuns(input, problems),
       watcherMissed: watches.missed,
       watcherRepeated: watches.repeated,
       watchersFollowed: watches.followed,

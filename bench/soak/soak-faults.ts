@@ -33,6 +33,7 @@ export interface FaultDeps {
 }
 
 const seconds = (ms: number) => `${(ms / 1_000).toFixed(1)} s`;
+const DRAIN_LIMIT_MS = 600_000;
 
 async function killWorker(d: FaultDeps): Promise<string> {
   const live = d.topology.workers.filter((w) => w.process.alive());
@@ -57,15 +58,26 @@ async function rollingDeploy(d: FaultDeps): Promise<string> {
   const old = d.topology.workers.filter((w) => w.build === 'a' && w.process.alive());
   const before = await listVersions(d.client, d.topology.deploymentName);
   const oldBuild = before.find((v) => v.status === 'current')?.buildId;
+  if (oldBuild === undefined)
+    throw new Error(`no version of ${d.topology.deploymentName} is current before the deploy`);
   // New workers one at a time: the first makes its build current; the second joins it.
   await d.topology.startWorker('b');
   await d.topology.startWorker('b');
   const switchedAt = performance.now();
   // The old build keeps its pinned runs until they end; its workers stop once Temporal says drained.
-  for (;;) {
-    const versions = await listVersions(d.client, d.topology.deploymentName).catch(() => []);
-    if (versions.find((v) => v.buildId === oldBuild)?.status === 'drained') break;
+  // Its longest run takes a few minutes (an approval given after 30 s, 50 steps): ten is a hang.
+  const deadline = performance.now() + DRAIN_LIMIT_MS;
+  for (let status = ''; status !== 'drained';) {
+    if (performance.now() > deadline)
+      throw new Error(
+        `build a (${oldBuild}) still ${status || 'unlisted'} ${seconds(DRAIN_LIMIT_MS)} after the switch`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const versions = await listVersions(d.client, d.topology.deploymentName).catch((err: unknown) => {
+      d.log(`listing versions: ${String(err)}`);
+      return [];
+    });
+    status = versions.find((v) => v.buildId === oldBuild)?.status ?? '';
   }
   const drainedAt = performance.now();
   await Promise.all(old.map((w) => w.process.stop('SIGTERM')));

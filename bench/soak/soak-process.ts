@@ -18,6 +18,10 @@ export interface SoakProcess {
 
 const KEEP_CHARS = 64 * 1024;
 
+/** Every process started and not yet ended: none outlives the soak, however it ends. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => live.forEach((child) => child.kill('SIGKILL')));
+
 export function spawnSoakProcess(
   name: string,
   script: string,
@@ -36,8 +40,8 @@ export function spawnSoakProcess(
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   let ended = false;
   void exited.then(() => (ended = true));
-  // Never outlive the soak, however it ends.
-  process.once('exit', () => child.kill('SIGKILL'));
+  live.add(child);
+  void exited.then(() => live.delete(child));
   return {
     name,
     child,

@@ -12,6 +12,7 @@ const ZERO_CHECKS: ReadonlyArray<[Exclude<keyof Totals, 'ended'>, string]> = [
   ['lost', 'runs lost'],
   ['unexpectedEndings', 'unexpected endings'],
   ['duplicateEffects', 'side effects applied twice'],
+  ['strangerRuns', 'runs nobody asked for (a start made twice)'],
   ['missingEffects', 'side effects missing'],
   ['watcherMissed', 'events a watcher missed'],
   ['watcherRepeated', 'events a watcher saw twice'],

@@ -77,8 +77,10 @@ export interface SoakReport {
     lost: number;
     /** Runs that ended another way than their script says. */
     unexpectedEndings: number;
-    /** Side effects applied more than once (by idempotency key, and by run and step). */
+    /** Side effects applied more than once for one run and step. */
     duplicateEffects: number;
+    /** Runs that applied side effects though the soak never asked for them: a start made twice. */
+    strangerRuns: number;
     /** Tool calls the chains record whose effect the service never applied. */
     missingEffects: number;
     watcherMissed: number;

@@ -67,14 +67,18 @@ async function endingOf(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the person or the caller does to a run while it runs: approve it later, cancel it midway. */
-async function act(deps: RunDeps, a: SoakArrival, runId: string): Promise<void> {
+async function act(deps: RunDeps, a: SoakArrival, runId: string, ended: () => boolean): Promise<void> {
   if (a.kind === 'approval') {
     const pending = await deps.api.pendingApproval(runId, 600_000);
     await sleep((a.approveAfterS ?? 0) * 1_000);
     await deps.api.approve(runId, pending);
   }
   if (a.kind === 'cancel') {
-    while (deps.effectsOf(a.label) < (a.cancelAfter ?? 1)) await sleep(200);
+    while (deps.effectsOf(a.label) < (a.cancelAfter ?? 1)) {
+      // A run that ended before it could be cancelled is reported by its ending, not waited on.
+      if (ended()) return;
+      await sleep(200);
+    }
     await deps.api.cancel(runId);
   }
 }
@@ -84,7 +88,9 @@ export async function followRun(deps: RunDeps, run: SoakRun, arrival?: SoakArriv
   const runId = run.runId!;
   run.watch = watchRun(deps, runId, deps.token);
   const acting = arrival
-    ? act(deps, arrival, runId).catch((err) => (run.problem ??= `acting on it: ${String(err)}`))
+    ? act(deps, arrival, runId, () => run.endedAt !== undefined).catch(
+        (err) => (run.problem ??= `acting on it: ${String(err)}`),
+      )
     : undefined;
   const { ending, result, why } = await endingOf(deps.client, runId);
   run.endedAt = performance.now();
@@ -94,6 +100,7 @@ export async function followRun(deps: RunDeps, run: SoakRun, arrival?: SoakArriv
   await acting;
   // The watcher has until a minute after the run's end to hear the end too.
   await Promise.race([run.watch.done, sleep(60_000)]);
+  if (run.watch.ending === undefined) run.watch.failure ??= 'no end heard within a minute of the run ending';
   run.watch.close();
   // A run found late (a schedule's) was joined after its start: its first step did not come live.
   if (run.kind !== 'scheduled') run.firstStepAt = run.watch.firstStepAt;

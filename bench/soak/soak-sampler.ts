@@ -25,12 +25,16 @@ function statusKb(pid: number, field: string): number | undefined {
   }
 }
 
-/** utime + stime of a process, in clock ticks. */
-function cpuTicks(pid: number): number | undefined {
+/**
+ * utime + stime of a process, in clock ticks; with `exitedChildren`, also cutime + cstime, the
+ * time of children it has reaped (a PostgreSQL backend that ended during the minute).
+ */
+function cpuTicks(pid: number, exitedChildren = false): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    const own = Number(fields[11]) + Number(fields[12]);
+    return exitedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
   } catch {
     return undefined;
   }
@@ -79,7 +83,7 @@ export function processSampler(pids: () => Record<string, { pid: number; tree?: 
       for (const [role, { pid, tree }] of Object.entries(pids())) {
         const members = tree ? processTree(pid) : [pid];
         const kb = members.map((p) => statusKb(p, tree ? 'RssAnon' : 'VmRSS'));
-        const ticks = members.map(cpuTicks);
+        const ticks = members.map((p, i) => cpuTicks(p, tree === true && i === 0));
         if (kb[0] === undefined) continue;
         const name = nameOf(role, pid);
         const total = ticks.reduce<number>((sum, t) => sum + (t ?? 0), 0);

@@ -96,6 +96,8 @@ export async function startSoakTopology(
     }),
   );
   const [redis, storeUrl] = await Promise.all([startRedisServer(), createStoreDatabase(endpoints.postgresPort)]);
+  // Its SIGKILL is sent at once, so it happens even on the way out.
+  process.once('exit', () => void redis.stop());
   const builds = { a: projectRoot, b: secondBuild(projectRoot, dir) };
   const toolsDir = { a: fs.mkdtempSync(path.join(dir, 'tools-a-')), b: fs.mkdtempSync(path.join(dir, 'tools-b-')) };
   const toolsFile = {

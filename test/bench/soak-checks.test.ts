@@ -53,6 +53,7 @@ describe('the soak zero checks', () => {
       lost: 0,
       unexpectedEndings: 0,
       duplicateEffects: 0,
+      strangerRuns: 0,
       missingEffects: 0,
       watcherMissed: 0,
       watcherRepeated: 0,
@@ -67,6 +68,16 @@ describe('the soak zero checks', () => {
     const { totals, problems } = soakChecks(input);
     expect(totals.duplicateEffects).toBe(1);
     expect(problems).toEqual(['side effect run-a#1 applied 2 times']);
+  });
+
+  it('count a run that applied effects unasked (a start made twice) as a stranger, not a sub-agent of a known run', () => {
+    const input = clean();
+    input.attempts.push(attempt('a', 0, { key: 'run-a/helper-1:step-0' }));
+    expect(soakChecks(input).totals.strangerRuns).toBe(0);
+    input.attempts.push(attempt('a', 0, { key: 'run-a-again:step-0' }));
+    const { totals, problems } = soakChecks(input);
+    expect(totals.strangerRuns).toBe(1);
+    expect(problems).toContain('run-a-again applied side effects, but the soak never started it');
   });
 
   it('count a finished run missing a step as a missing effect', () => {
@@ -109,13 +120,14 @@ describe('memory verdicts', () => {
     }));
 
   it('judge growth from the end of settling to the last reading, against the bound', () => {
-    expect(memoryVerdicts(minutes([300, 200, 210, 250]), 2, 20)).toEqual([
+    // The first reading is a partial minute; settling ends at the third.
+    expect(memoryVerdicts(minutes([100, 300, 200, 210, 250]), 2, 20)).toEqual([
       { process: 'worker', settledMb: 200, lastMb: 250, growthPct: 25, withinBound: false },
     ]);
-    expect(memoryVerdicts(minutes([300, 200, 210, 230]), 2, 20)[0]!.withinBound).toBe(true);
+    expect(memoryVerdicts(minutes([100, 300, 200, 210, 230]), 2, 20)[0]!.withinBound).toBe(true);
   });
 
   it('give no verdict on a process that did not live two minutes past settling', () => {
-    expect(memoryVerdicts(minutes([undefined, 100, 200, 300]), 2, 20)).toEqual([]);
+    expect(memoryVerdicts(minutes([undefined, 100, 200, 300, 400]), 2, 20)).toEqual([]);
   });
 });

@@ -183,6 +183,16 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     REPO,
   ],
   [
+    'docs/operations.md',
+    'npm run soak                                  # 60 minutes on a fresh cluster named soak, then the report',
+    REPO,
+  ],
+  [
+    'docs/operations.md',
+    'SOAK_MINUTES=4 SOAK_RUNS_PER_MINUTE=10 npm run soak   # the smallest size, as CI runs it (about 6 minutes)',
+    REPO,
+  ],
+  [
     'docs/benchmarks.md',
     'BENCH_ONLY=workers npm run bench               # the same figure on a fresh dev server',
     REPO,

@@ -8,7 +8,8 @@ export interface RssSampler {
   stop(): void;
 }
 
-function readKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+/** A field of /proc/<pid>/status in kB (VmRSS, VmHWM, RssAnon…); undefined once the process is gone. */
+export function readKb(pid: number, field: string): number | undefined {
   try {
     const line = fs
       .readFileSync(`/proc/${pid}/status`, 'utf8')

@@ -1,3 +1,5 @@
+import { seededRandom, type SeededRandom } from '../../test/chaos/lib/seeded-random';
+
 /**
  * What arrives during a soak: a steady stream of runs, a mix a team would see, each with the way
  * its script says it must end. Pure: the same seed gives the same plan, so a failing soak can be
@@ -30,20 +32,8 @@ const WEIGHTS: ReadonlyArray<[SoakKind, number]> = [
   ['cancel', 15],
 ];
 
-/** A small seeded generator (mulberry32): plans repeat exactly for a seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick(r: () => number): SoakKind {
-  let x = r() * 100;
+function pick(r: SeededRandom): SoakKind {
+  let x = r.next() * 100;
   for (const [kind, weight] of WEIGHTS) {
     if (x < weight) return kind;
     x -= weight;
@@ -51,28 +41,26 @@ function pick(r: () => number): SoakKind {
   return 'short';
 }
 
-const between = (r: () => number, low: number, high: number): number => low + Math.floor(r() * (high - low + 1));
-
-function arrival(r: () => number, index: number, atS: number): SoakArrival {
+function arrival(r: SeededRandom, index: number, atS: number): SoakArrival {
   const kind = pick(r);
   const label = `s${index}${kind[0]}`;
   switch (kind) {
     case 'short':
-      return { label, kind, steps: between(r, 1, 5), atS, expected: 'finished' };
+      return { label, kind, steps: r.int(1, 5), atS, expected: 'finished' };
     case 'long':
-      return { label, kind, steps: between(r, 10, 50), atS, expected: 'finished' };
+      return { label, kind, steps: r.int(10, 50), atS, expected: 'finished' };
     case 'approval':
-      return { label, kind, steps: 1, atS, expected: 'finished', approveAfterS: between(r, 5, 30) };
+      return { label, kind, steps: 1, atS, expected: 'finished', approveAfterS: r.int(5, 30) };
     case 'team':
-      return { label, kind, steps: between(r, 1, 4), atS, expected: 'finished' };
+      return { label, kind, steps: r.int(1, 4), atS, expected: 'finished' };
     case 'cancel':
-      return { label, kind, steps: 40, atS, expected: 'cancelled', cancelAfter: between(r, 1, 4) };
+      return { label, kind, steps: 40, atS, expected: 'cancelled', cancelAfter: r.int(1, 4) };
   }
 }
 
 /** Arrivals at `perMinute`, evenly spaced, for `minutes`. */
 export function soakMix(o: { minutes: number; perMinute: number; seed: number }): SoakArrival[] {
-  const r = random(o.seed);
+  const r = seededRandom(o.seed);
   const count = Math.floor(o.minutes * o.perMinute);
   return Array.from({ length: count }, (_, i) => arrival(r, i, (i * 60) / o.perMinute));
 }

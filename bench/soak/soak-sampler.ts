@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { readKb } from '../lib/rss-sampler';
 import type { ProcessMinute } from './soak-report-types';
 
 /**
@@ -12,18 +13,6 @@ export interface ProcessSampler {
 }
 
 const TICKS_PER_S = 100;
-
-function statusKb(pid: number, field: string): number | undefined {
-  try {
-    const line = fs
-      .readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith(`${field}:`));
-    return line ? Number(line.split(/\s+/)[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * utime + stime of a process, in clock ticks; with `exitedChildren`, also cutime + cstime, the
@@ -82,7 +71,7 @@ export function processSampler(pids: () => Record<string, { pid: number; tree?: 
       const readings: Record<string, ProcessMinute> = {};
       for (const [role, { pid, tree }] of Object.entries(pids())) {
         const members = tree ? processTree(pid) : [pid];
-        const kb = members.map((p) => statusKb(p, tree ? 'RssAnon' : 'VmRSS'));
+        const kb = members.map((p) => readKb(p, tree ? 'RssAnon' : 'VmRSS'));
         const ticks = members.map((p, i) => cpuTicks(p, tree === true && i === 0));
         if (kb[0] === undefined) continue;
         const name = nameOf(role, pid);

@@ -187,7 +187,11 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
     'npm run soak                                   # 60 minutes on a fresh cluster, then the report and the zero checks',
     REPO,
   ],
-  ['docs/benchmarks.md', "SOAK_MINUTES=4 SOAK_RUNS_PER_MINUTE=10 npm run soak   # CI's size, beside the slow stage", REPO],
+  [
+    'docs/benchmarks.md',
+    "SOAK_MINUTES=4 SOAK_RUNS_PER_MINUTE=10 npm run soak   # CI's size, beside the slow stage",
+    REPO,
+  ],
   [
     'docs/operations.md',
     'npm run soak                                  # 60 minutes on a fresh cluster named soak, then the report',

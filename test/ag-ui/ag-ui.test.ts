@@ -121,8 +121,9 @@ describe('GET /v1/runs/:id/ag-ui', () => {
       { id: 't1', description: 'Look up alpha', dependencies: [], estimated_complexity: 'low' },
       { id: 't2', description: 'Answer', dependencies: ['t1'], estimated_complexity: 'low' },
     ];
-    // The model waits until the client is connected: no task completes before it watches.
-    const held = models.hold(k, [
+    // Each turn waits for the client to have seen the last one's state (connected, the plan, t1
+    // done): no task completes before it watches, and none before its delta went out alone.
+    const held = models.holdTurns(k, [
       { content: [say(JSON.stringify({ tasks }))] },
       { content: [say('First task.'), useTool('update_task', { task_id: 't1', status: 'completed' })] },
       { content: [say('Second task.'), useTool('update_task', { task_id: 't2', status: 'completed' })] },
@@ -139,7 +140,17 @@ describe('GET /v1/runs/:id/ag-ui', () => {
       headers: auth(),
       fetch: (url, init) => fetch(url, { headers: init?.headers, signal: init?.signal }),
     });
-    const got = await run(agent, {}, { onEvent: () => held.release() });
+    let first = true;
+    const got = await run(
+      agent,
+      {},
+      {
+        onEvent: ({ event }) => {
+          if (first || event.type === 'STATE_SNAPSHOT' || event.type === 'STATE_DELTA') held.release();
+          first = false;
+        },
+      },
+    );
     expect(got.types).toContain('STATE_SNAPSHOT');
     expect(got.types.filter((t) => t === 'STATE_DELTA').length).toBeGreaterThanOrEqual(2);
     expect(agent.state).toMatchObject({ plan: { completed: 2, total: 2 } });

@@ -9,6 +9,8 @@ import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../.
 export function threadModels(): ModelProvider & {
   script(key: string, turns: readonly ScriptedTurn[]): ScriptedModel;
   hold(key: string, turns: readonly ScriptedTurn[]): { model: ScriptedModel; release(): void };
+  /** Each call of the key waits for a `release()` of its own: the test paces the run turn by turn. */
+  holdTurns(key: string, turns: readonly ScriptedTurn[]): { model: ScriptedModel; release(): void };
 } {
   const scripts: Array<{ key: string; model: ModelProvider }> = [];
   const firstText = (request: Parameters<ModelProvider['complete']>[0]): string =>
@@ -28,6 +30,23 @@ export function threadModels(): ModelProvider & {
         key,
         model: { name: 'held', complete: async (...args) => (await gate, model.complete(...args)) },
       });
+      return { model, release };
+    },
+    holdTurns(key, turns) {
+      const model = createScriptedModel(turns);
+      let released = 0;
+      const waiting: Array<() => void> = [];
+      let calls = 0;
+      const turn = (): Promise<void> =>
+        new Promise((resolve) => (calls++ < released ? resolve() : waiting.push(resolve)));
+      scripts.push({
+        key,
+        model: { name: 'held', complete: async (...args) => (await turn(), model.complete(...args)) },
+      });
+      const release = () => {
+        released += 1;
+        waiting.shift()?.();
+      };
       return { model, release };
     },
     async complete(request, signal, hooks) {

@@ -121,6 +121,7 @@ async function main(): Promise<number> {
     for (const p of readClusterState(paths.stateFile)?.processes ?? []) pids[`temporal-${p.role}`] = { pid: p.pid };
     const postmaster = postgresPid(paths);
     if (postmaster) pids['postgres'] = { pid: postmaster, tree: true };
+    if (topology.redis.pid) pids['redis'] = { pid: topology.redis.pid };
     return pids;
   });
   sampler.sample();

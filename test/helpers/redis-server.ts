@@ -9,6 +9,8 @@ export interface RedisServer {
   readonly port: number;
   /** `redis://127.0.0.1:<port>`, for THOUGHTLINE_EVENTS or createRedisBus. */
   readonly url: string;
+  /** The running server's process id, while it runs (the soak samples its memory). */
+  readonly pid: number | undefined;
   /** Starts it again on the same port (after `stop`); resolves once it accepts connections. */
   start(): Promise<void>;
   /** SIGKILLs the process this helper started, if it runs; resolves once it has exited. */
@@ -23,6 +25,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   const server: RedisServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return proc?.exitCode === null ? proc.pid : undefined;
+    },
     async start() {
       proc = spawn(program, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
         stdio: 'ignore',

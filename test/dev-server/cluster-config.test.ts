@@ -58,6 +58,13 @@ describe("the cluster's dynamic config", () => {
     expect(yaml.match(/^\S+:$/gm)).toHaveLength(CLUSTER_DYNAMIC_CONFIG.length);
   });
 
+  it('bounds the history service’s workflow cache by a swept TTL, not by 128,000 entries kept until read', () => {
+    const yaml = clusterDynamicConfigYaml();
+    expect(yaml).toContain('history.cacheTTL:\n  - value: "5m"');
+    // Without the sweep the TTL is checked only when an entry is read again (Temporal 1.32's default).
+    expect(yaml).toContain('history.cacheBackgroundEvict:\n  - value: {"Enabled":true,"LoopInterval":"1m"}');
+  });
+
   it('refuses a value that is not KEY=JSON', () => {
     expect(() => clusterDynamicConfigYaml(['system.x=not json'])).toThrow();
     expect(() => clusterDynamicConfigYaml(['=1'])).toThrow(/not KEY=JSON/);

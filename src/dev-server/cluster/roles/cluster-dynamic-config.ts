@@ -2,28 +2,30 @@ import { DEV_SERVER_DYNAMIC_CONFIG } from '../../dev-server-tuning';
 import { VERSIONING_DYNAMIC_CONFIG } from '../../versioning-dynamic-config';
 
 /**
+ * The history service's workflow cache: a workflow idle 5 minutes is dropped and read from the
+ * database when it wakes. Temporal 1.32 keeps up to 128,000 entries and checks their one-hour TTL
+ * only when one is read again, unless this sweep is on, so its memory grows with every run it ever
+ * touched: the hour's soak saw +52% (docs/scale.md#your-clusters-history-cache).
+ */
+export const HISTORY_CACHE_EVICTION: readonly string[] = [
+  'history.cacheTTL="5m"',
+  'history.cacheBackgroundEvict={"Enabled":true,"LoopInterval":"1m"}',
+];
+
+/**
  * The cluster's dynamic config, as `KEY=JSON` like the dev server's flags: the same throttles
  * lifted and worker versioning with the same drainage checks as the dev servers the project
  * starts, plus the ID limit of the SQL schema's 255-character columns (a clear API error instead
  * of a database one). docker/dynamicconfig/development.yaml holds the same values for the compose
  * stack (test/deployment/docker-compose-in-step.test.ts).
  *
- * The history service's cache of workflows' mutable state gets a 5-minute TTL that a background
- * sweep enforces (HISTORY_CACHE_EVICTION). Temporal 1.32 keeps up to 128,000 entries for an hour
- * and expires one only when it is read again, so its memory grows with every run it ever touched
- * until that count: the hour's soak saw +52% (bench/soak, docs/operations.md#an-hour-under-load).
+ * The history service's workflow cache expires idle entries (HISTORY_CACHE_EVICTION).
  *
  * Left out on purpose: `system.forceSearchAttributesCacheRefreshOnRead`, a development setting.
  * Without it a cluster behaves as in production: search attributes just registered are not
  * usable until the namespace cache refreshes, and whatever registers them (the cluster's start,
  * global-setup, `thoughtline run`, the compose stack's job) must wait for that.
  */
-/** A workflow idle 5 minutes is dropped from the cache and read from the database when it wakes. */
-export const HISTORY_CACHE_EVICTION: readonly string[] = [
-  'history.cacheTTL="5m"',
-  'history.cacheBackgroundEvict={"Enabled":true,"LoopInterval":"1m"}',
-];
-
 export const CLUSTER_DYNAMIC_CONFIG: readonly string[] = [
   ...DEV_SERVER_DYNAMIC_CONFIG,
   ...VERSIONING_DYNAMIC_CONFIG,

@@ -290,23 +290,38 @@ export class ReactLoop {
     return endRun(this.ctx, 'success', answer, next.confidence, checked.redacted ? undefined : next.output);
   }
 
-  /** The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed before is not run again. */
-  private async runTools(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
+  /**
+   * The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed
+   * before is not run again. Not async itself: the common turn is one promise (see toolTurn).
+   */
+  private runTools(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
     const { verdict, warning, what } = judgeRepeats(this.ctx, calls);
-    if (verdict === 'warn') return void this.observeRejected(calls, warning);
-    if (verdict === 'stalled' && !(await this.mayGoOn(what))) {
-      // Every tool_use needs its tool_result, also in the summary request.
-      this.observeRejected(calls, 'Not run: the run stopped because it was stalled.');
-      return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
-    }
+    if (verdict === 'warn') return Promise.resolve(void this.observeRejected(calls, warning));
+    if (verdict === 'stalled') return this.runToolsIfAllowed(calls, what);
+    return this.toolTurnOf(calls);
+  }
+
+  /** A turn toward a stall: its calls run only when a person lets the run go on. */
+  private async runToolsIfAllowed(calls: ToolUseBlock[], what: string): Promise<RunOutcome | undefined> {
+    if (await this.mayGoOn(what)) return this.toolTurnOf(calls);
+    // Every tool_use needs its tool_result, also in the summary request.
+    this.observeRejected(calls, 'Not run: the run stopped because it was stalled.');
+    return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
+  }
+
+  /**
+   * The turn's calls, then their results in the conversation. One `then` on the turn's promise,
+   * not an async layer and its await: each is a promise the SDK takes a stack trace for.
+   */
+  private toolTurnOf(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
     this.beforeTools();
     const refused = earlierFailures(this.ctx, this.parts.tools.specs, calls);
-    const observations = await this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused));
-    rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
-    this.afterTools(observations);
-    // The observer (planning.observe) reads the action once its results are in the conversation.
-    if (this.planKeeper?.observes) await this.planKeeper.observe(calls, observations);
-    return undefined;
+    return this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused)).then((observations) => {
+      rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
+      this.afterTools(observations);
+      // The observer (planning.observe) reads the action once its results are in the conversation.
+      return this.planKeeper?.observes ? this.planKeeper.observe(calls, observations).then(() => undefined) : undefined;
+    });
   }
 
   /** A reply the strategy could not read goes back to the model with what was wrong; in a row, toward a stall. */

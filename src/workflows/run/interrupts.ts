@@ -19,13 +19,18 @@ export type Settled = { outcome: RunOutcome } | { error: unknown };
  */
 export class Interrupts {
   readonly loopScope = new CancellationScope();
-  private readonly interrupted: Promise<Interruption>;
-  private interrupt: (interruption: Interruption) => void = () => undefined;
+  /** Whichever comes first: the loop's ending (once raced) or an interruption. */
+  private readonly first: Promise<Settled | Interruption>;
+  private settleFirst: (first: Settled | Interruption) => void = () => undefined;
 
   constructor() {
-    this.interrupted = new Promise((resolve) => {
-      this.interrupt = resolve;
+    this.first = new Promise((resolve) => {
+      this.settleFirst = resolve;
     });
+  }
+
+  private interrupt(interruption: Interruption): void {
+    this.settleFirst(interruption);
   }
 
   /** After the `cancel` signal: the current step may finish within `graceMs`, then the loop is cancelled like a Temporal cancel. */
@@ -61,13 +66,25 @@ export class Interrupts {
    * `settleMs()` to acknowledge and let the loop end by itself; past that the run ends with
    * `ending(interruption)`, without it.
    */
-  async race(
+  race(
     settled: Promise<Settled>,
     settleMs: () => number,
     ending: (interruption: Interruption) => RunOutcome,
   ): Promise<Settled> {
-    const first = await Promise.race([settled, this.interrupted]);
-    if (!('by' in first)) return first;
+    // Two promises, not Promise.race's four and an async layer: each costs the SDK a stack trace.
+    void settled.then(this.settleFirst);
+    return this.first.then((first) => ('by' in first ? this.settleAfter(first, settled, settleMs, ending) : first));
+  }
+
+  /** An interruption came first: the loop's own ending still counts if it comes within the settle window. */
+  private async settleAfter(
+    first: Interruption,
+    settled: Promise<Settled>,
+    settleMs: () => number,
+    ending: (interruption: Interruption) => RunOutcome,
+  ): Promise<Settled> {
+    // One microtask later, where the recorded histories have the settle window's timer (after a child's cancel request).
+    await undefined;
     const late = await CancellationScope.nonCancellable(() =>
       Promise.race([settled, sleep(settleMs()).then(() => undefined)]),
     );

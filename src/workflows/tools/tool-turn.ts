@@ -48,7 +48,7 @@ export interface ToolTurnParts {
  * as concurrent child runs), questions for a person one at a time after them, and all results go
  * back together in the model's order.
  */
-export async function runToolTurn(
+export function runToolTurn(
   ctx: RunContext,
   parts: ToolTurnParts,
   calls: readonly ToolUseBlock[],
@@ -57,6 +57,19 @@ export async function runToolTurn(
   // A choice of the next task the turn did not make falls to plan order before any call is routed.
   parts.planKeeper?.settleChoice(calls);
   const checked = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
+  // Most turns are one call that may run: its own promise, mapped, instead of an async layer and
+  // its await (each a promise the SDK takes a stack trace for, on every workflow task and replay).
+  const [only] = checked;
+  if (checked.length !== 1 || only?.kind !== 'run') return routedTurn(ctx, parts, checked);
+  return runCall(ctx, parts, () => 1, only.call, routedCheck(ctx, only.check), undefined, false).then((o) => [o]);
+}
+
+/** A turn with approvals, questions, task updates, refusals or several calls: see runToolTurn. */
+async function routedTurn(
+  ctx: RunContext,
+  parts: ToolTurnParts,
+  checked: readonly CallRoute[],
+): Promise<Observation[]> {
   const asked = checked.filter((r): r is Extract<CallRoute, { kind: 'approve' }> => r.kind === 'approve');
   // Tools with a validate hook check a call before anyone is asked to approve it.
   const validated = asked.length === 0 ? new Map<string, PreValidated>() : await validateBeforeApproval(ctx, asked);
@@ -240,8 +253,12 @@ function routeCall(ctx: RunContext, parts: ToolTurnParts, call: ToolUseBlock, re
 /** A call that may run, its model chosen by the plan task's complexity when it named none (route-model.ts). */
 function withRoutedModel(ctx: RunContext, route: CallRoute): CallRoute {
   if (route.kind !== 'run' && route.kind !== 'approve') return route;
-  const check = routeModel(route.check, ctx.chain.plan, ctx.input.planning?.routeModels ?? true);
+  const check = routedCheck(ctx, route.check);
   return check === route.check ? route : { ...route, check };
+}
+
+function routedCheck(ctx: RunContext, check: ValidCall): ValidCall {
+  return routeModel(check, ctx.chain.plan, ctx.input.planning?.routeModels ?? true);
 }
 
 /** A tool with `requiredRoles` runs only for a caller holding one of them. */

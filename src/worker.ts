@@ -38,6 +38,8 @@ import type { LoadedPolicy } from './governance/load-visibility-policy';
 import { resolveVersion, setCurrentVersion, type ResolvedVersion, type WorkerDeployment } from './deployment';
 import { connectNative, endpointOf, loadConnectionSettings } from './connection';
 import { lazyRunCache } from './activities/cache/lazy-run-cache';
+import { nativeSha256Hex } from './activities/conversation/native-sha256-hex';
+import { useSha256Hex } from './domain/text/sha256-hex';
 import { openSqliteRunCache, runCacheFile } from './activities/cache/sqlite-run-cache';
 
 export interface AgentWorkerOptions {
@@ -192,6 +194,8 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   if (stalls) Runtime.instance().logger.warn(stalls);
   // Once, at start: a provider that cannot work as set up (no API key) says what its runs will meet.
   for (const warning of providerWarnings(options.models)) Runtime.instance().logger.warn(warning);
+  // The activities hash every conversation they resolve: natively here, the same digest as the workflow's.
+  useSha256Hex(nativeSha256Hex);
   // The sink is registered even without a publisher, so workflows never call an unknown sink.
   const runEvents = createWorkerRunEvents(
     telemetry ? telemetry.events(options.events, options.policy) : options.events,

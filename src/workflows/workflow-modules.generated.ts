@@ -113,6 +113,7 @@ import * as domainTextIdentifierName from '../domain/text/identifier-name';
 import * as domainTextMarkdownEscape from '../domain/text/markdown-escape';
 import * as domainTextOwnValue from '../domain/text/own-value';
 import * as domainTextRoles from '../domain/text/roles';
+import * as domainTextSha256Hex from '../domain/text/sha256-hex';
 import * as domainTextShortenedText from '../domain/text/shortened-text';
 import * as domainTextSimilarity from '../domain/text/similarity';
 import * as domainTextStopWords from '../domain/text/stop-words';
@@ -406,6 +407,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainTextMarkdownEscape,
   domainTextOwnValue,
   domainTextRoles,
+  domainTextSha256Hex,
   domainTextShortenedText,
   domainTextSimilarity,
   domainTextStopWords,

@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { sha256Hex } from '../text/sha256-hex';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same value. */
 export function canonicalJson(value: unknown): string {
@@ -13,8 +12,8 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * SHA-256 of a call's canonical arguments: what an approver names to prove they saw exactly
- * what will run. Pure JS, so the workflow sandbox and clients compute the same value.
+ * what will run. The same value in the workflow sandbox, a worker and a client (sha256-hex.ts).
  */
 export function argumentsHash(args: Record<string, unknown>): string {
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalJson(args))))}`;
+  return `sha256:${sha256Hex(canonicalJson(args))}`;
 }

@@ -1,6 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import type { AssistantBlock, ModelMessage, ModelRequest, ModelTool } from '../model/model-wire';
+import { sha256Hex } from '../text/sha256-hex';
 
 /** A run of messages taken from the earlier conversation, or messages new in this call. */
 export type ConversationPart = { from: number; count: number } | { added: ModelMessage[] };
@@ -72,7 +71,7 @@ export function readContext(text: string | undefined, hash: string, verified = f
 /** The whole hash of no messages. */
 export const NO_MESSAGES_HASH = '';
 
-const digest = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
+const digest = (text: string): string => sha256Hex(text).slice(0, 32);
 
 /**
  * One message's hash, of its JSON: the same on both sides of a payload (key order survives it),

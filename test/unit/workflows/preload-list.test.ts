@@ -39,6 +39,9 @@ const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
   // Validators compiled from tool input schemas, by the schema's JSON: a validator depends only on
   // its schema, whichever run compiled it (bounded by MAX_COMPILED_SCHEMAS).
   'workflows/tools/validate-tool-call.ts compiled',
+  // The SHA-256 implementation: replaced only outside the sandbox (a worker's activities, by Node's
+  // native one), and only by one that gives the same digest, so every run hashes alike.
+  'domain/text/sha256-hex.ts implementation',
 ]);
 
 /** Containers whose contents change in place; module-level ones must be read-only by type. */

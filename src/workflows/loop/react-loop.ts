@@ -111,7 +111,8 @@ export class ReactLoop {
         const task = await checkTask(this.ctx, this.parts.people.desk);
         if (task.kind === 'blocked') return endBlocked(this.ctx, 'custom', `The task was not run: ${task.why}.`);
       }
-      await this.planKeeper?.start();
+      // Awaited only with a plan: awaiting undefined is a promise the SDK traces too.
+      if (this.planKeeper) await this.planKeeper.start();
       for (;;) {
         if (this.state.cancelRequested !== undefined)
           return await this.summarise('cancelled', `The run was cancelled (${this.state.cancelRequested}).`);

@@ -107,3 +107,26 @@ describe('the modules preloaded into the shared V8 context', () => {
     },
   );
 });
+
+describe("a run's at-rest work (workflows/core/state/at-rest.ts)", () => {
+  it('goes on after Temporal cancels the run: what is queued then runs at once', { timeout: 60_000 }, async () => {
+    const taskQueue = `at-rest-${Date.now()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      workflowBundle: { codePath: preloaded },
+    });
+    const ran = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start('atRestAfterCancel', {
+        taskQueue,
+        workflowId: `at-rest-after-cancel-${Date.now()}`,
+      });
+      // Cancelled once it sleeps: its first task is done.
+      while ((await handle.fetchHistory()).events!.length < 5) await new Promise((r) => setTimeout(r, 25));
+      await handle.cancel();
+      return (await handle.result()) as string[];
+    });
+    expect(ran).toEqual(['queued before the cancel', 'queued after the cancel']);
+  });
+});

@@ -1,5 +1,5 @@
-// A test bundle: a probe that looks, from inside a run, at what the preloaded modules share.
-import { condition, workflowInfo } from '@temporalio/workflow';
+// A test bundle: probes that look, from inside a run, at what the preloaded modules share and do.
+import { CancellationScope, condition, isCancellation, sleep, workflowInfo } from '@temporalio/workflow';
 import * as chainModule from '../../../src/domain/chain/chain';
 import { AgentInput } from '../../../src/domain/run/agent-input';
 import { createAtRest } from '../../../src/workflows/core/state/at-rest';
@@ -90,4 +90,25 @@ function inboxWorks(tag: string): boolean {
     inbox.waiting.length === 1 &&
     inbox.waiting[0]!.text === tag
   );
+}
+
+/**
+ * What a run's at-rest work does once Temporal cancelled the run (its condition is rejected then):
+ * what was queued before still ran, and what is queued after runs at once.
+ */
+export async function atRestAfterCancel(): Promise<string[]> {
+  const ran: string[] = [];
+  const atRest = createAtRest();
+  atRest.once(() => ran.push('queued before the cancel'));
+  try {
+    await sleep('1 day');
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+  }
+  // A later workflow task than the cancel's, whose rejection may still find the queue in the same one.
+  await CancellationScope.nonCancellable(() => sleep(10));
+  atRest.once(() => ran.push('queued after the cancel'));
+  // One more workflow task: a queued function that waited for the condition would have run by then.
+  await CancellationScope.nonCancellable(() => sleep(10));
+  return ran;
 }

@@ -4,7 +4,15 @@ import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
 import type { RunContext } from '../core/state/run-context';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
-import { openModelCall, priceModelCall, type Candidate, type ModelCallRequest, type RecordedReply } from './model-call';
+import {
+  openModelCall,
+  priceModelCall,
+  type Candidate,
+  type ModelCallRequest,
+  type OpenModelCall,
+  type PricedModelCall,
+  type RecordedReply,
+} from './model-call';
 
 /** A reply cut at max_tokens is retried with this many times the room, doubling, at most. */
 const MAX_TOKENS_GROWTH = 4;
@@ -26,41 +34,95 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * be described (`describeTools`) has each attempt describe them; the reply carries the specs of
  * its own (`describedTools`), and a tool the worker cannot describe is no reason to try a fallback.
  */
-export async function modelTurn(
-  ctx: RunContext,
-  prompt: ModelPrompt,
-  toolChoice: 'auto' | 'none',
-): Promise<ModelCallResult> {
-  // One function awaiting each call's activity directly: every async layer is a promise the SDK
-  // takes a stack trace for, on every workflow task and every replay.
-  const candidates = candidatesOf(ctx);
-  let note: string | undefined;
-  for (const [index, candidate] of candidates.entries()) {
-    const attempts = new TurnAttempts(ctx, candidate, note, prompt.readsCutReplies === true);
+export function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelCallResult> {
+  return new ModelTurn(ctx, prompt, toolChoice).attempt();
+}
+
+/**
+ * The attempts of one turn, each the activity's own promise with one `then`: no async layer and
+ * no await of its own (each is a promise the SDK takes a stack trace for, on every workflow task
+ * and replay). A failure of any attempt moves on to the next model, as the list allows.
+ */
+class ModelTurn {
+  private readonly candidates: Candidate[];
+  private index = 0;
+  private attempts: TurnAttempts;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly prompt: ModelPrompt,
+    private readonly toolChoice: 'auto' | 'none',
+  ) {
+    this.candidates = candidatesOf(ctx);
+    this.attempts = this.attemptsOf(undefined);
+  }
+
+  /** The next attempt: priced (BudgetExhausted when it cannot be afforded, nothing called), then called. */
+  attempt(): Promise<ModelCallResult> {
+    const { ctx, prompt, toolChoice } = this;
+    const request = attemptRequest(ctx, prompt, toolChoice, this.candidate, this.attempts);
+    const priced = priceModelCall(ctx, request);
+    if (priced.lease === undefined) return this.call(request, priced);
+    return ensureTenantTokens(ctx, priced.lease).then(
+      () => this.call(request, priced),
+      (err: unknown) => this.next(err),
+    );
+  }
+
+  /** One attempt's call: whatever fails in it, the activity or its recording, goes to `next`. */
+  private call(request: ModelCallRequest, priced: PricedModelCall): Promise<ModelCallResult> {
+    let call: OpenModelCall;
+    let started: Promise<ModelCallResult>;
     try {
-      for (;;) {
-        const request = attemptRequest(ctx, prompt, toolChoice, candidate, attempts);
-        const priced = priceModelCall(ctx, request);
-        if (priced.lease !== undefined) await ensureTenantTokens(ctx, priced.lease);
-        const call = openModelCall(ctx, request, priced);
+      call = openModelCall(this.ctx, request, priced);
+    } catch (err) {
+      return this.next(err);
+    }
+    try {
+      started = call.start();
+    } catch (err) {
+      return this.next(call.failed(err));
+    }
+    return started.then(
+      (received) => {
         let recorded: RecordedReply;
         try {
-          recorded = call.finish(await call.start());
+          recorded = call.finish(received);
         } catch (err) {
-          throw call.failed(err);
+          return this.next(call.failed(err));
         }
-        const reply = attempts.after(recorded);
-        if (reply) return recorded.describedTools ? { ...reply, describedTools: recorded.describedTools } : reply;
-      }
-    } catch (err) {
-      if (!(err instanceof ModelCallFailed) || index === candidates.length - 1) throw err;
-      // A tool set the worker cannot offer fails every model alike.
-      if (err.failureType === FailureType.ToolNotRegistered || err.failureType === FailureType.InvalidAgentInput)
-        throw err;
-      note = fallbackNote(candidate, err);
-    }
+        return this.after(recorded);
+      },
+      (err: unknown) => this.next(call.failed(err)),
+    );
   }
-  throw new ModelCallFailed('no model to call');
+
+  /** The turn's reply, or the next attempt the reply calls for (its own failures handled there). */
+  private after(recorded: RecordedReply): ModelCallResult | Promise<ModelCallResult> {
+    const reply = this.attempts.after(recorded);
+    if (!reply) return this.attempt();
+    return recorded.describedTools ? { ...reply, describedTools: recorded.describedTools } : reply;
+  }
+
+  /** After a failed attempt: the next model's first attempt, or the failure when no model is left for it. */
+  private next(err: unknown): Promise<ModelCallResult> {
+    if (!(err instanceof ModelCallFailed) || this.index === this.candidates.length - 1) return Promise.reject(err);
+    // A tool set the worker cannot offer fails every model alike.
+    if (err.failureType === FailureType.ToolNotRegistered || err.failureType === FailureType.InvalidAgentInput)
+      return Promise.reject(err);
+    const note = fallbackNote(this.candidate, err);
+    this.index += 1;
+    this.attempts = this.attemptsOf(note);
+    return this.attempt();
+  }
+
+  private get candidate(): Candidate {
+    return this.candidates[this.index]!;
+  }
+
+  private attemptsOf(note: string | undefined): TurnAttempts {
+    return new TurnAttempts(this.ctx, this.candidate, note, this.prompt.readsCutReplies === true);
+  }
 }
 
 function candidatesOf({ input }: RunContext): Candidate[] {

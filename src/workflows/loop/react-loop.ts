@@ -293,7 +293,7 @@ export class ReactLoop {
 
   /**
    * The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed
-   * before is not run again. Not async itself: the common turn is one promise (see toolTurn).
+   * before is not run again. Not async itself: the common turn is one promise (see toolTurnOf).
    */
   private runTools(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
     const { verdict, warning, what } = judgeRepeats(this.ctx, calls);

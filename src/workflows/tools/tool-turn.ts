@@ -61,6 +61,7 @@ export function runToolTurn(
   // its await (each a promise the SDK takes a stack trace for, on every workflow task and replay).
   const [only] = checked;
   if (checked.length !== 1 || only?.kind !== 'run') return routedTurn(ctx, parts, checked);
+  // Alone in its turn, a sub-agent call shares its budget with no other (share 1).
   return runCall(ctx, parts, () => 1, only.call, routedCheck(ctx, only.check), undefined, false).then((o) => [o]);
 }
 

@@ -14,13 +14,11 @@ import { resolveAgent, type ResolvedAgent } from './resolve-agent';
  * run, a continued run keeps the set it started with; described by the first model call when
  * nothing before it renders tools); no tool takes an injected tool's name. A new run that names an agent follows its definition from then on
  * (resolve-agent.ts; an unknown name is refused). A refusal is a visible step and ends the run with `error`; a name
- * clash is a bad input and fails it.
+ * clash is a bad input and fails it. The decision itself when nothing was waited for (most runs),
+ * else its promise.
  */
-export async function preflight(
-  ctx: RunContext,
-  carriedTools: ToolSpec[] | undefined,
-): Promise<{ tools: RunTools } | { refused: RunOutcome }> {
-  const { input, chain, workflowId } = ctx;
+export function preflight(ctx: RunContext, carriedTools: ToolSpec[] | undefined): Preflight | Promise<Preflight> {
+  const { input, chain } = ctx;
   // Only a new agent run checks (a continued one passed already).
   const unreadable = carriedTools ? undefined : approvalRuleProblem(input);
   if (unreadable) {
@@ -31,49 +29,72 @@ export async function preflight(
     });
   }
   const refused = modelRefusal(input);
-  if (refused) {
-    chain.thinking(`Refused: ${refused}`, { level: 'full' });
-    return { refused: { reason: 'error', answer: '', error: refused } };
-  }
-  const tenant = input.caller?.tenant;
+  if (refused) return refuse(chain, refused);
   // Sub-agents run inside their root's slot; their model calls still lease the tenant's tokens.
-  if (tenant && !carriedTools && !input.delegation) {
-    const slot = await activities.acquireTenantRun({ tenant, workflowId });
-    if (!slot.granted) {
-      chain.thinking(`Refused: ${slot.reason}`, { level: 'full' });
-      return { refused: { reason: 'error', answer: '', error: slot.reason } };
-    }
-  }
+  const needsSlot = input.caller?.tenant !== undefined && !carriedTools && !input.delegation;
   // A new run follows its agent definition from here on (resolve-agent.ts).
-  // Only a run by agent awaits its definition (each await is a promise the SDK takes a stack trace for).
   const byAgent = !carriedTools && (input.agent !== undefined || input.definition !== undefined);
-  const resolved: ResolvedAgent = byAgent ? await resolveAgent(ctx) : { input };
-  if ('refused' in resolved) {
-    chain.thinking(`Refused: ${resolved.refused}`, { level: 'full' });
-    return { refused: { reason: 'error', answer: '', error: resolved.refused } };
+  // Most runs wait for nothing here, and then nothing is awaited (each await is a promise the SDK takes a stack trace for).
+  return needsSlot || byAgent
+    ? afterLookups(ctx, carriedTools, needsSlot, byAgent)
+    : afterAgent(ctx, carriedTools, { input });
+}
+
+/** What a preflight decides: the run's tools, or why it is refused. */
+export type Preflight = { tools: RunTools } | { refused: RunOutcome };
+
+function refuse(chain: RunContext['chain'], why: string): Preflight {
+  chain.thinking(`Refused: ${why}`, { level: 'full' });
+  return { refused: { reason: 'error', answer: '', error: why } };
+}
+
+/** A root run of a tenant gets one of the tenant's run slots; a run by agent resolves its definition. */
+async function afterLookups(
+  ctx: RunContext,
+  carriedTools: ToolSpec[] | undefined,
+  needsSlot: boolean,
+  byAgent: boolean,
+): Promise<Preflight> {
+  const { input, chain, workflowId } = ctx;
+  if (needsSlot) {
+    const slot = await activities.acquireTenantRun({ tenant: input.caller!.tenant!, workflowId });
+    if (!slot.granted) return refuse(chain, slot.reason);
   }
+  const resolved: ResolvedAgent = byAgent ? await resolveAgent(ctx) : { input };
+  if ('refused' in resolved) return refuse(chain, resolved.refused);
+  return afterAgent(ctx, carriedTools, resolved);
+}
+
+/** The agent resolved: its variant's model, its guardrails, then its tools. */
+function afterAgent(
+  ctx: RunContext,
+  carriedTools: ToolSpec[] | undefined,
+  resolved: Exclude<ResolvedAgent, { refused: string }>,
+): Preflight | Promise<Preflight> {
+  const given = ctx.input;
   ctx.input = resolved.input;
   // An experiment's variant may set the model: it obeys allowedModels like the caller's.
-  const variantRefused = ctx.input.model !== input.model ? modelRefusal(ctx.input) : undefined;
-  if (variantRefused) {
-    chain.thinking(`Refused: ${variantRefused}`, { level: 'full' });
-    return { refused: { reason: 'error', answer: '', error: variantRefused } };
-  }
-  if (!carriedTools) {
-    // Only a run that names guardrails awaits their descriptions.
-    const guarded = guardrailNames(ctx.input).length ? await describeGuardrails(ctx) : withoutGivenSpecs(ctx);
-    if (guarded) {
-      chain.thinking(`Refused: ${guarded}`, { level: 'full' });
-      return { refused: { reason: 'error', answer: '', error: guarded } };
-    }
-  }
+  const variantRefused = ctx.input.model !== given.model ? modelRefusal(ctx.input) : undefined;
+  if (variantRefused) return refuse(ctx.chain, variantRefused);
   if (carriedTools) return { tools: RunTools.known(ctx.input, carriedTools) };
-  const names = splitToolNames(ctx.input, workflowId);
+  // Only a run that names guardrails awaits their descriptions.
+  if (!guardrailNames(ctx.input).length) return withoutGivenSpecs(ctx) ?? toolsOf(ctx, resolved);
+  return describeGuardrails(ctx).then((guarded) => (guarded ? refuse(ctx.chain, guarded) : toolsOf(ctx, resolved)));
+}
+
+/** A new run's tool set: described by its definition, by its first model call, or by a `describeTools` activity first. */
+function toolsOf(
+  ctx: RunContext,
+  resolved: Exclude<ResolvedAgent, { refused: string }>,
+): Preflight | Promise<Preflight> {
+  const names = splitToolNames(ctx.input, ctx.workflowId);
   if (resolved.tools) return { tools: RunTools.described(ctx.input, resolved.tools, names.agents) };
   if (describedByFirstCall(ctx.input))
     return { tools: RunTools.describedByFirstCall(ctx.input, names.registered, names.agents) };
-  const registered = names.registered?.length === 0 ? [] : await activities.describeTools(names.registered);
-  return { tools: RunTools.described(ctx.input, registered, names.agents) };
+  if (names.registered?.length === 0) return { tools: RunTools.described(ctx.input, [], names.agents) };
+  return activities
+    .describeTools(names.registered)
+    .then((registered) => ({ tools: RunTools.described(ctx.input, registered, names.agents) }));
 }
 
 /**

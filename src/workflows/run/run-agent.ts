@@ -185,7 +185,9 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
   let tools: RunTools | undefined;
   const settled = interrupts.loopScope
     .run(async (): Promise<RunOutcome> => {
-      const checked = await preflight(ctx, carried?.tools);
+      // Most runs' preflight waits for nothing: then nothing is awaited (each await is a promise the SDK traces).
+      const pending = preflight(ctx, carried?.tools);
+      const checked = pending instanceof Promise ? await pending : pending;
       if ('refused' in checked) return checked.refused;
       const runTools = checked.tools;
       tools = runTools;

@@ -157,6 +157,7 @@ import * as coreFailureMessage from './core/failure-message';
 import * as coreInjectedTools from './core/injected-tools';
 import * as coreLoopSignals from './core/loop-signals';
 import * as coreModelExchange from './core/model-exchange';
+import * as corePending from './core/pending';
 import * as coreReadMessage from './core/read-message';
 import * as coreSignalPayload from './core/signal-payload';
 import * as coreStableHash from './core/stable-hash';
@@ -451,6 +452,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   coreInjectedTools,
   coreLoopSignals,
   coreModelExchange,
+  corePending,
   coreReadMessage,
   coreSignalPayload,
   coreStableHash,

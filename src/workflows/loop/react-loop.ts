@@ -21,6 +21,7 @@ import type { ModelCallResult } from '../../domain/model/model-call-result';
 import type { ChainBuilder } from '../core/chain/chain-builder';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
+import { mapStep, stepPromise, type Step } from '../core/pending';
 import { recordControlCall, refuseCall } from '../core/chain/record-calls';
 import type { RunContext } from '../core/state/run-context';
 import { afterReadableReply } from '../core/state/stall-detector';
@@ -317,12 +318,18 @@ export class ReactLoop {
   private toolTurnOf(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
     this.beforeTools();
     const refused = earlierFailures(this.ctx, this.parts.tools.specs, calls);
-    return this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused)).then((observations) => {
-      rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
-      this.afterTools(observations);
-      // The observer (planning.observe) reads the action once its results are in the conversation.
-      return this.planKeeper?.observes ? this.planKeeper.observe(calls, observations).then(() => undefined) : undefined;
-    });
+    const turn = mapStep(
+      this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused)),
+      (observations) => {
+        rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
+        this.afterTools(observations);
+        // The observer (planning.observe) reads the action once its results are in the conversation.
+        return this.planKeeper?.observes
+          ? this.planKeeper.observe(calls, observations).then(() => undefined)
+          : undefined;
+      },
+    );
+    return stepPromise(turn);
   }
 
   /** A reply the strategy could not read goes back to the model with what was wrong; in a row, toward a stall. */
@@ -381,10 +388,10 @@ export class ReactLoop {
    * A turn's observations as the tool_result guardrails leave them; without any, the turn's own
    * promise, so the caller's one await is the only one (each is a promise the SDK traces).
    */
-  private checkedResults(calls: readonly ToolUseBlock[], turn: Promise<Observation[]>): Promise<Observation[]> {
+  private checkedResults(calls: readonly ToolUseBlock[], turn: Step<Observation[]>): Step<Observation[]> {
     if (!this.input.guardrailSpecs?.some((g) => g.stage === 'tool_result')) return turn;
     const names = new Map(calls.map((c) => [c.id, c.name]));
-    return turn.then((observations) => checkToolResults(this.ctx, this.parts.people.desk, observations, names));
+    return mapStep(turn, (observations) => checkToolResults(this.ctx, this.parts.people.desk, observations, names));
   }
 
   /**
@@ -435,7 +442,9 @@ export class ReactLoop {
   /** Runs the turn's calls (approvals and questions included) and hands every result, errors included, back to the model. */
   private async observe(calls: ToolUseBlock[], rejected = new Map<string, string>()): Promise<void> {
     this.beforeTools();
-    this.afterTools(await this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, rejected)));
+    this.afterTools(
+      await stepPromise(this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, rejected))),
+    );
   }
 
   private beforeTools(): void {

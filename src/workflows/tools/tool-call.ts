@@ -9,6 +9,7 @@ import {
   type ToolOutput,
   type ToolResult,
   type ToolSpec,
+  type ToolInvocation,
   type ToolUseBlock,
   type Visibility,
 } from '../../domain';
@@ -23,6 +24,7 @@ import {
   toolCallOptions,
 } from '../activity-proxies';
 import { failureMessage } from '../core/failure-message';
+import { Pending, type Later, type Step } from '../core/pending';
 import { BudgetExhausted, isLoopSignal } from '../core/loop-signals';
 import type { ModelMeta } from '../core/chain/chain-builder';
 import type { Observation, ValidCall } from '../core/model-exchange';
@@ -66,36 +68,76 @@ export function resultLimit(input: AgentInput, spec: ToolSpec): number {
  * tool's lost attempt is settled in lost-attempt.ts. Errors come back as observations with their
  * context (and the tool's alternatives); cancellation is recorded, then propagates. What the chain
  * keeps follows the tool's audit level; the model reads the whole observation.
+ *
+ * Most calls wait for their activity and nothing else: then the result is the activity's promise
+ * with what is made of it still to come (pending.ts), which the turn and the loop map further
+ * before one `then` (each promise is a stack trace the SDK takes). A call that waits for more (the
+ * tenant's limits, an `llm` tool's budget, a `once` tool's settling) is an async function.
  */
-export async function runToolCall(
+export function runToolCall(
   ctx: RunContext,
   call: ToolUseBlock,
   check: ValidCall,
   /** Already recorded, e.g. when the call waited for approval. */
   recordedCall?: ReasoningStep,
-  { desk, gate, validated }: ToolCallExtras = {},
-): Promise<Observation> {
-  const { input, state } = ctx;
-  const { spec, args } = check;
-  const key = callKey(spec.name, args);
-  const callStep = recordedCall ?? recordToolCall(ctx.chain, input, spec, call.id, args, check.routed);
-  const recordedArgs = auditedArguments(spec, args);
-  const shownAs = (result?: unknown) => toolStepVisibility(input, spec, recordedArgs, auditedValue(spec, result));
-  const visibility = shownAs();
-  // Every result of this call is recorded at the tool's audit level.
-  const chain = {
-    toolResult: (shown: ToolResult, shownTo: Visibility, meta?: ModelMeta | { cacheHit: CacheHit }) =>
-      ctx.chain.toolResult(auditedResult(spec, shown), shownTo, meta),
-  };
-  const effects = toolEffects(spec);
+  extras: ToolCallExtras = {},
+): Step<Observation> {
+  const run = new ToolCallRun(ctx, call, check, recordedCall, extras);
+  const cached = run.cached();
+  if (cached) return Promise.resolve(cached);
+  ctx.state.countToolCall();
+  ctx.progress.details();
+  // The tenant's calls per minute and spend per hour: most calls hold a leased call already (no wait).
+  if (needsTenantTokens(ctx, 0) || check.spec.type === 'llm' || toolEffects(check.spec) === 'once')
+    return run.afterWaits();
+  ctx.state.spendTenantCall();
+  return run.direct();
+}
 
-  const earlier = effects === 'none' ? state.cached(key) : undefined;
-  if (earlier) {
+/** One call's run: what it records, and how each of its outcomes becomes an observation. */
+class ToolCallRun {
+  private readonly spec: ToolSpec;
+  private readonly args: Record<string, unknown>;
+  private readonly key: string;
+  private readonly callStep: ReasoningStep;
+  private readonly recordedArgs: Record<string, unknown>;
+  private readonly visibility: Visibility;
+  private limit = 0;
+  private summary = '';
+  private startedAtMs = 0;
+  /** A model call made by a tool: paid for by the run's ledger, so the budget must afford it first. */
+  private llm: AffordedLlmCall | undefined;
+  private ran = false;
+  /** The tool's own request to show its result less widely; never wider than configured. */
+  private narrowed: NarrowedVisibility | undefined;
+  /** Whether the result came from a pollMcpTask activity rather than runTool's own result. */
+  private fromTask = false;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly call: ToolUseBlock,
+    check: ValidCall,
+    recordedCall: ReasoningStep | undefined,
+    private readonly extras: ToolCallExtras,
+  ) {
+    this.spec = check.spec;
+    this.args = check.args;
+    this.key = callKey(this.spec.name, this.args);
+    this.callStep = recordedCall ?? recordToolCall(ctx.chain, ctx.input, this.spec, call.id, this.args, check.routed);
+    this.recordedArgs = auditedArguments(this.spec, this.args);
+    this.visibility = this.shownAs();
+  }
+
+  /** A repeat of a call without effects: the earlier observation, recorded as reused. */
+  cached(): Observation | undefined {
+    const { state } = this.ctx;
+    const earlier = toolEffects(this.spec) === 'none' ? state.cached(this.key) : undefined;
+    if (!earlier) return undefined;
     state.countCachedCall();
     const { result, error, truncated, summarised, narrowed } = earlier;
-    chain.toolResult(
+    this.record(
       {
-        correlationId: call.id,
+        correlationId: this.call.id,
         success: !earlier.isError,
         result,
         durationMs: 0,
@@ -104,86 +146,165 @@ export async function runToolCall(
         ...(truncated ? { truncated } : {}),
         ...(summarised ? { summarised } : {}),
       },
-      narrowedByTool(spec, shownAs(result), narrowed),
+      narrowedByTool(this.spec, this.shownAs(result), narrowed),
     );
-    return { callId: call.id, content: earlier.content, isError: earlier.isError };
+    return { callId: this.call.id, content: earlier.content, isError: earlier.isError };
   }
 
-  state.countToolCall();
-  ctx.progress.details();
-  // The tenant's calls per minute and spend per hour: most calls hold a leased call already (no await).
-  if (needsTenantTokens(ctx, 0)) await tenantCallOrStop(ctx, call);
-  state.spendTenantCall();
-  const limit = resultLimit(input, spec);
-  const summary = `${spec.name} ${JSON.stringify(args)}`.slice(0, 200);
-  let observation: Observation;
-  let shown: ToolResult;
-  let ran = false;
-  // The tool's own request to show its result less widely; never wider than configured.
-  let narrowed: NarrowedVisibility | undefined;
-  const startedAtMs = Date.now();
-  const once = effects === 'once';
-  // A model call made by a tool: paid for by the run's ledger, so the budget must afford it first.
-  const llm = spec.type === 'llm' ? await affordOrStop(ctx, call, spec, args) : undefined;
-  const room = llm
-    ? llmResultRoom(spec, limit, llm.calls)
-    : input.summariseLargeResults
-      ? Math.max(limit, SUMMARY_SOURCE_CHARS)
-      : limit;
-  const cache = toolCacheRequest(input, spec);
-  if (!cache && input.cache?.tools.includes(spec.name)) noteNeverCached(ctx, spec);
-  try {
-    const runner = toolRunner(spec, summary, once);
+  /** The common call: its activity, and what is made of its result or failure. */
+  direct(): Step<Observation> {
+    this.begin();
+    let started: { source: Promise<ToolOutput>; runner: RunTool; invocation: ToolInvocation };
+    try {
+      const { runner, invocation } = this.invocation();
+      started = { source: runner(invocation), runner, invocation };
+    } catch (err) {
+      return settleNow(() => this.failed(err));
+    }
+    const { source, runner, invocation } = started;
+    return Pending.of(
+      source,
+      (out) => this.settled(out, false, runner, invocation),
+      (err) => this.failed(err),
+    );
+  }
+
+  /** A call that waits before or around its activity: the tenant's limits, an `llm` tool's budget, a `once` tool. */
+  async afterWaits(): Promise<Observation> {
+    if (needsTenantTokens(this.ctx, 0)) await tenantCallOrStop(this.ctx, this.call);
+    this.ctx.state.spendTenantCall();
+    this.begin();
+    this.llm = this.spec.type === 'llm' ? await affordOrStop(this.ctx, this.call, this.spec, this.args) : undefined;
+    try {
+      let first: { out: ToolOutput; settled: boolean; runner: RunTool; invocation: ToolInvocation };
+      try {
+        const { runner, invocation } = this.invocation();
+        const { call, spec, args, callStep } = this;
+        const once =
+          toolEffects(spec) === 'once'
+            ? await runOnce(
+                this.ctx,
+                { call, spec, args, stepId: callStep.stepId, gate: this.extras.gate },
+                runner,
+                invocation,
+              )
+            : { out: await runner(invocation), settled: false };
+        first = { ...once, runner, invocation };
+      } catch (err) {
+        return this.failed(err);
+      }
+      return await this.settled(first.out, first.settled, first.runner, first.invocation);
+    } finally {
+      if (this.llm) this.ctx.state.release(this.llm.hold);
+    }
+  }
+
+  private begin(): void {
+    this.limit = resultLimit(this.ctx.input, this.spec);
+    this.summary = `${this.spec.name} ${JSON.stringify(this.args)}`.slice(0, 200);
+    this.startedAtMs = Date.now();
+  }
+
+  private invocation(): { runner: RunTool; invocation: ToolInvocation } {
+    const { ctx, spec, llm, limit } = this;
+    const { input } = ctx;
+    const room = llm
+      ? llmResultRoom(spec, limit, llm.calls)
+      : input.summariseLargeResults
+        ? Math.max(limit, SUMMARY_SOURCE_CHARS)
+        : limit;
+    const cache = toolCacheRequest(input, spec);
+    if (!cache && input.cache?.tools.includes(spec.name)) noteNeverCached(ctx, spec);
+    const runner = toolRunner(spec, this.summary, toolEffects(spec) === 'once');
     const invocation = {
       toolName: spec.name,
-      arguments: llm?.args ?? args,
-      idempotencyKey: `${ctx.workflowId}:${callStep.stepId}`,
+      arguments: llm?.args ?? this.args,
+      idempotencyKey: `${ctx.workflowId}:${this.callStep.stepId}`,
       maxResultChars: room,
-      ...(validated ? { validated } : {}),
+      ...(this.extras.validated ? { validated: this.extras.validated } : {}),
       // Only for a tool the run caches (`cache.tools`): other calls record what they always did.
       ...(cache ? { cache } : {}),
     };
-    // The activity awaited here (one promise fewer); a request for input goes on in runToolActivity.
-    const first = once
-      ? await runOnce(ctx, { call, spec, args, stepId: callStep.stepId, gate }, runner, invocation)
-      : { out: await runner(invocation), settled: false };
-    let out: ToolOutput = first.out;
-    // An MCP server answered with a task: the run waits on timers and polls it (default runs never get here).
-    const tasks = mcpTaskCalls(spec, summary);
-    // Whether the result came from a pollMcpTask activity rather than runTool's own result.
-    let fromTask = out.parked !== undefined;
-    if (out.parked) out = await waitForMcpTask(tasks, invocation, out.parked, startedAtMs);
+    return { runner, invocation };
+  }
+
+  /** The activity's output as an observation; whatever fails in reading it is the call's failure. */
+  private settled(out: ToolOutput, settled: boolean, runner: RunTool, invocation: ToolInvocation): Later<Observation> {
+    try {
+      // An MCP server answered with a task, or the tool asked for input: the run waits (default runs never do).
+      const later =
+        out.parked || out.needsInput ? this.afterInput(out, settled, runner, invocation) : this.output(out, settled);
+      return later instanceof Promise ? later.catch((err: unknown) => this.failed(err)) : later;
+    } catch (err) {
+      return this.failed(err);
+    }
+  }
+
+  /** A parked call polled until its task ends, and a request for input answered, before the output is read. */
+  private async afterInput(
+    first: ToolOutput,
+    settled: boolean,
+    runner: RunTool,
+    invocation: ToolInvocation,
+  ): Promise<Observation> {
+    const tasks = mcpTaskCalls(this.spec, this.summary);
+    let out = first;
+    this.fromTask = out.parked !== undefined;
+    if (out.parked) out = await waitForMcpTask(tasks, invocation, out.parked, this.startedAtMs);
     const waitingRunner: RunTool = async (again) => {
       const next = await runner(again);
-      fromTask = next.parked !== undefined;
+      this.fromTask = next.parked !== undefined;
       return next.parked ? waitForMcpTask(tasks, again, next.parked, Date.now()) : next;
     };
-    if (out.needsInput) out = await runToolActivity(ctx, desk, call.id, waitingRunner, invocation, out);
+    if (out.needsInput)
+      out = await runToolActivity(this.ctx, this.extras.desk, this.call.id, waitingRunner, invocation, out);
+    return this.output(out, settled);
+  }
+
+  private output(out: ToolOutput, settled: boolean): Later<Observation> {
+    const { ctx, call, spec, limit } = this;
     if (out.refused !== undefined) {
       // The tool's validate hook refused: it did not run, and the model reads why.
       const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${out.refused}`);
-      shown = { correlationId: call.id, success: false, result: null, error, durationMs: 0, outcome: 'not_run' };
-      chain.toolResult(shown, visibility);
-      return remembered(ctx, spec, key, callStep.stepId, shown, { callId: call.id, content: error, isError: true });
+      const shown: ToolResult = {
+        correlationId: call.id,
+        success: false,
+        result: null,
+        error,
+        durationMs: 0,
+        outcome: 'not_run',
+      };
+      this.record(shown, this.visibility);
+      return this.remembered(shown, { callId: call.id, content: error, isError: true });
     }
-    ran = true;
-    narrowed = out.visibility;
-    const resultShownAs = (result: unknown) => narrowedByTool(spec, shownAs(result), narrowed);
-    if (llm) {
+    this.ran = true;
+    this.narrowed = out.visibility;
+    if (this.llm) {
       const taken = takeLlmAnswer(ctx, call.id, out, limit, spec.name);
       // A consensus: each model's call is its own llm step pair, before the tool call's result.
       for (const sub of taken.calls ?? []) {
-        ctx.chain.toolCall(sub.call, callStep.visibility, { model: sub.meta.model });
-        chain.toolResult(sub.result, resultShownAs(sub.result.result), sub.meta);
+        ctx.chain.toolCall(sub.call, this.callStep.visibility, { model: sub.meta.model });
+        this.record(sub.result, this.resultShownAs(sub.result.result), sub.meta);
       }
-      chain.toolResult(taken.shown, resultShownAs(taken.shown.result), taken.meta);
-      return remembered(ctx, spec, key, callStep.stepId, taken.shown, taken.observation, narrowed);
+      this.record(taken.shown, this.resultShownAs(taken.shown.result), taken.meta);
+      return this.remembered(taken.shown, taken.observation);
     }
     const text = observationText(out.result);
-    const condensed =
-      text.length > limit && input.summariseLargeResults ? await summariseOrCut(ctx, spec, text, limit) : undefined;
+    if (text.length > limit && ctx.input.summariseLargeResults)
+      return summariseOrCut(ctx, spec, text, limit).then((condensed) => this.kept(out, settled, text, condensed));
+    return this.kept(out, settled, text, undefined);
+  }
+
+  /** A result that ran: recorded, and (unless summarised or settled) known to the worker that holds its text. */
+  private kept(
+    out: ToolOutput,
+    settled: boolean,
+    text: string,
+    condensed: { text: string; summarised: boolean } | undefined,
+  ): Observation {
+    const { ctx, call, spec } = this;
     const flags = condensed?.summarised ? { summarised: true } : out.truncated || condensed ? { truncated: true } : {};
-    shown = {
+    const shown: ToolResult = {
       correlationId: call.id,
       success: true,
       result: condensed?.text ?? out.result,
@@ -191,39 +312,43 @@ export async function runToolCall(
       ...(out.attempts ? { attempts: out.attempts } : {}),
       ...flags,
       // A lost `once` call that reconcile or a person said took effect.
-      ...(first.settled ? { outcome: 'done' as const } : {}),
+      ...(settled ? { outcome: 'done' as const } : {}),
     };
     // A result the worker had stored from an earlier run: the step says which run and how old it is.
     // The model reads the same text as when the tool ran, so the conversation (and model caching) stays the same.
-    const step = chain.toolResult(
+    const step = this.record(
       shown,
-      resultShownAs(shown.result),
+      this.resultShownAs(shown.result),
       out.cacheHit ? { cacheHit: out.cacheHit } : undefined,
     );
-    observation = { callId: call.id, content: condensed?.text ?? text, isError: false };
     // Not for a result reconcile or a person gave: no runTool result holds it.
-    if (!condensed && !spec.local && !first.settled) {
+    if (!condensed && !spec.local && !settled) {
       // The text is this activity's result in the history: the run's result may name it (a step the chain keeps whole).
       // Readers put it back from runTool's result (restore-observations.ts): not from a task's poll.
-      if ((spec.auditLevel ?? 'full') === 'full' && !fromTask) ctx.resultsInHistory.add(step.stepId);
+      if ((spec.auditLevel ?? 'full') === 'full' && !this.fromTask) ctx.resultsInHistory.add(step.stepId);
       // The worker that ran it keeps the text, so the next model call can name it instead of recording it again.
       ctx.conversations.returnedByWorker(text);
     }
-  } catch (err) {
+    return this.remembered(shown, { callId: call.id, content: condensed?.text ?? text, isError: false });
+  }
+
+  /** A failed call as its observation; a cancellation is recorded, then goes on, as do the loop's own signals. */
+  private failed(err: unknown): Observation {
+    const { call, spec, args } = this;
     if (isCancellation(err)) {
-      const error = ran
+      const error = this.ran
         ? 'The tool ran, but the run was cancelled before its result was used.'
         : 'Cancelled while running; the tool acknowledged the cancellation.';
-      chain.toolResult(
+      this.record(
         {
           correlationId: call.id,
           success: false,
           result: null,
           error,
           durationMs: 0,
-          outcome: ran ? 'done' : 'cancelled',
+          outcome: this.ran ? 'done' : 'cancelled',
         },
-        visibility,
+        this.visibility,
       );
       throw err;
     }
@@ -235,48 +360,60 @@ export async function runToolCall(
         ? err.message
         : `Tool "${spec.name}" failed with arguments ${JSON.stringify(args).slice(0, 300)}: ${failureMessage(err)}`,
     );
-    shown = {
+    const shown: ToolResult = {
       correlationId: call.id,
       success: false,
       result: null,
       error,
       ...(unknown
-        ? { durationMs: Math.max(0, Date.now() - startedAtMs), outcome: 'unknown' as const }
-        : failedAttempts(err, spec, startedAtMs)),
+        ? { durationMs: Math.max(0, Date.now() - this.startedAtMs), outcome: 'unknown' as const }
+        : failedAttempts(err, spec, this.startedAtMs)),
     };
-    chain.toolResult(shown, visibility);
-    observation = { callId: call.id, content: error, isError: true };
-  } finally {
-    if (llm) state.release(llm.hold);
+    this.record(shown, this.visibility);
+    return this.remembered(shown, { callId: call.id, content: error, isError: true });
   }
-  return remembered(ctx, spec, key, callStep.stepId, shown, observation, narrowed);
+
+  private shownAs(result?: unknown): Visibility {
+    return toolStepVisibility(this.ctx.input, this.spec, this.recordedArgs, auditedValue(this.spec, result));
+  }
+
+  private resultShownAs(result: unknown): Visibility {
+    return narrowedByTool(this.spec, this.shownAs(result), this.narrowed);
+  }
+
+  /** Every result of this call is recorded at the tool's audit level. */
+  private record(shown: ToolResult, shownTo: Visibility, meta?: ModelMeta | { cacheHit: CacheHit }) {
+    return this.ctx.chain.toolResult(auditedResult(this.spec, shown), shownTo, meta);
+  }
+
+  /** A side-effect-free tool's observation is kept, so an identical call reuses it. */
+  private remembered(shown: ToolResult, observation: Observation): Observation {
+    if (toolEffects(this.spec) === 'none') {
+      const { result, error, truncated, summarised } = shown;
+      const { narrowed } = this;
+      this.ctx.state.remember({
+        key: this.key,
+        stepId: this.callStep.stepId,
+        content: observation.content,
+        isError: observation.isError,
+        result,
+        ...(error ? { error } : {}),
+        ...(truncated ? { truncated } : {}),
+        ...(summarised ? { summarised } : {}),
+        ...(narrowed ? { narrowed } : {}),
+      });
+    }
+    return observation;
+  }
 }
 
-/** A side-effect-free tool's observation is kept, so an identical call reuses it. */
-function remembered(
-  ctx: RunContext,
-  spec: ToolSpec,
-  key: string,
-  stepId: string,
-  shown: ToolResult,
-  observation: Observation,
-  narrowed?: NarrowedVisibility,
-): Observation {
-  if (toolEffects(spec) === 'none') {
-    const { result, error, truncated, summarised } = shown;
-    ctx.state.remember({
-      key,
-      stepId,
-      content: observation.content,
-      isError: observation.isError,
-      result,
-      ...(error ? { error } : {}),
-      ...(truncated ? { truncated } : {}),
-      ...(summarised ? { summarised } : {}),
-      ...(narrowed ? { narrowed } : {}),
-    });
+/** What `f` returns, or throws, as a settled promise. */
+function settleNow<T>(f: () => T): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (err) {
+    return Promise.reject(err);
   }
-  return observation;
 }
 
 /**

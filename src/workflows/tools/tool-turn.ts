@@ -4,6 +4,7 @@ import { ownValue } from '../../domain/text/own-value';
 import type { AgentInput, ToolSpec, ToolUseBlock } from '../../domain';
 import type { ToolCallStep } from '../core/chain/chain-builder';
 import { settleWithLimit } from '../core/concurrency';
+import { mapStep, stepPromise, type Step } from '../core/pending';
 import type { Observation, ValidCall } from '../core/model-exchange';
 import { recordToolCall, refuseCall } from '../core/chain/record-calls';
 import type { RunContext } from '../core/state/run-context';
@@ -53,16 +54,19 @@ export function runToolTurn(
   parts: ToolTurnParts,
   calls: readonly ToolUseBlock[],
   refused: ReadonlyMap<string, string>,
-): Promise<Observation[]> {
+): Step<Observation[]> {
   // A choice of the next task the turn did not make falls to plan order before any call is routed.
   parts.planKeeper?.settleChoice(calls);
   const checked = calls.map((call) => routeCall(ctx, parts, call, refused.get(call.id)));
-  // Most turns are one call that may run: its own promise, mapped, instead of an async layer and
-  // its await (each a promise the SDK takes a stack trace for, on every workflow task and replay).
+  // Most turns are one call that may run: its step, mapped (pending.ts), instead of an async layer
+  // and its await (each a promise the SDK takes a stack trace for, on every workflow task and replay).
   const [only] = checked;
   if (checked.length !== 1 || only?.kind !== 'run') return routedTurn(ctx, parts, checked);
   // Alone in its turn, a sub-agent call shares its budget with no other (share 1).
-  return runCall(ctx, parts, () => 1, only.call, routedCheck(ctx, only.check), undefined, false).then((o) => [o]);
+  return mapStep(
+    runCall(ctx, parts, () => 1, only.call, routedCheck(ctx, only.check), undefined, false),
+    (o) => [o],
+  );
 }
 
 /** A turn with approvals, questions, task updates, refusals or several calls: see runToolTurn. */
@@ -94,7 +98,7 @@ async function routedTurn(
   let sharers = runnable.filter((r) => 'check' in r && r.check.spec.type === 'sub_agent').length;
   const share = () => Math.max(1, sharers--);
   const execute = (call: ToolUseBlock, check: ValidCall, step: ToolCallStep | undefined) =>
-    runCall(ctx, parts, share, call, check, step, validated.has(call.id));
+    stepPromise(runCall(ctx, parts, share, call, check, step, validated.has(call.id)));
   const refusedFirst = new Map(
     [...validated].flatMap(([id, pre]) => (pre.refused ? [[id, pre.refused] as const] : [])),
   );
@@ -199,7 +203,7 @@ function runCall(
   check: ValidCall,
   step: ToolCallStep | undefined,
   validated: boolean,
-): Promise<Observation> {
+): Step<Observation> {
   if (check.spec.type !== 'sub_agent')
     return runToolCall(ctx, call, check, step, { desk: parts.desk, gate: parts.gate, validated });
   const callStep = step ?? recordToolCall(ctx.chain, ctx.input, check.spec, call.id, check.args);

@@ -21,7 +21,7 @@ import type { ModelCallResult } from '../../domain/model/model-call-result';
 import type { ChainBuilder } from '../core/chain/chain-builder';
 import { BudgetExhausted, ContinueAsNewRequested, isLoopSignal, ModelCallFailed } from '../core/loop-signals';
 import { replyText, type Observation } from '../core/model-exchange';
-import { mapStep, stepPromise, type Step } from '../core/pending';
+import { awaitedOf, mapStep, settled, stepPromise, type Outcome, type Step } from '../core/pending';
 import { recordControlCall, refuseCall } from '../core/chain/record-calls';
 import type { RunContext } from '../core/state/run-context';
 import { afterReadableReply } from '../core/state/stall-detector';
@@ -131,11 +131,20 @@ export class ReactLoop {
         if (summarising) await summarising;
         // Without a plan there is nothing to await (one promise fewer an iteration).
         if (this.planKeeper) await this.planKeeper.reflectIfDue();
-        // The turn's model call awaited here, a retry only after a failure: every async layer and
-        // every await is a promise the SDK takes a stack trace for, on each task and replay.
+        // The turn's model activity awaited here and nowhere else, a retry only after a failure:
+        // every async layer, `then` and await is a promise the SDK takes a stack trace for, on
+        // each task and replay (pending.ts).
         let reply: ModelCallResult;
         try {
-          reply = await modelTurn(this.ctx, this.parts.strategy, 'auto');
+          const turn = modelTurn(this.ctx, this.parts.strategy, 'auto');
+          let outcome: Outcome;
+          try {
+            outcome = { value: await awaitedOf(turn) };
+          } catch (failure) {
+            outcome = { failure };
+          }
+          const later = settled(turn, outcome);
+          reply = later instanceof Promise ? await later : later;
         } catch (err) {
           reply = await this.turnAgain(err);
         }
@@ -150,7 +159,16 @@ export class ReactLoop {
         const next = earlyStop(reply, this.input, strategy.readsCutReplies) ?? strategy.decide(reply);
         // A reply that may end the run keeps its thinking out of the chain while the output guardrails check it.
         if (!this.heldForOutput(next)) recordExtendedThinking(this.ctx, reply);
-        const outcome = await this.act(next, reply);
+        // The turn's tool activity, likewise, awaited here alone.
+        const acted = this.act(next, reply);
+        let settledAs: Outcome;
+        try {
+          settledAs = { value: await awaitedOf(acted) };
+        } catch (failure) {
+          settledAs = { failure };
+        }
+        const later = settled(acted, settledAs);
+        const outcome = later instanceof Promise ? await later : later;
         if (outcome) return outcome;
         const custom = firstHolding(this.parts.stopWhen, this.view(reply));
         if (custom) return await this.summarise('custom', `The stop condition ${custom} holds.`);
@@ -178,7 +196,7 @@ export class ReactLoop {
         if (!(await mayRaise(this.ctx, this.parts.people.budget, err.reason, err.message))) throw err;
       }
       try {
-        return await modelTurn(this.ctx, this.parts.strategy, 'auto');
+        return await stepPromise(modelTurn(this.ctx, this.parts.strategy, 'auto'));
       } catch (next) {
         err = next;
       }
@@ -208,7 +226,7 @@ export class ReactLoop {
    * Carries out one decision; returns an outcome when the run is over. Not async itself: the
    * caller awaits the promise of the step that runs (one promise fewer each iteration).
    */
-  private act(decided: NextStep, reply: ModelReply): Promise<RunOutcome | undefined> {
+  private act(decided: NextStep, reply: ModelReply): Step<RunOutcome | undefined> {
     if (isEarlyStop(decided)) return this.stopEarly(decided);
     const schema = this.input.outputSchema;
     const next = decided.kind === 'final_answer' && schema ? structuredFinal(decided, schema) : decided;
@@ -296,7 +314,7 @@ export class ReactLoop {
    * The turn's tool calls run, unless they repeat themselves toward a stall; a call that failed
    * before is not run again. Not async itself: the common turn is one promise (see toolTurnOf).
    */
-  private runTools(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
+  private runTools(calls: ToolUseBlock[]): Step<RunOutcome | undefined> {
     const { verdict, warning, what } = judgeRepeats(this.ctx, calls);
     if (verdict === 'warn') return Promise.resolve(void this.observeRejected(calls, warning));
     if (verdict === 'stalled') return this.runToolsIfAllowed(calls, what);
@@ -305,7 +323,7 @@ export class ReactLoop {
 
   /** A turn toward a stall: its calls run only when a person lets the run go on. */
   private async runToolsIfAllowed(calls: ToolUseBlock[], what: string): Promise<RunOutcome | undefined> {
-    if (await this.mayGoOn(what)) return this.toolTurnOf(calls);
+    if (await this.mayGoOn(what)) return stepPromise(this.toolTurnOf(calls));
     // Every tool_use needs its tool_result, also in the summary request.
     this.observeRejected(calls, 'Not run: the run stopped because it was stalled.');
     return this.summarise('stalled', 'You kept repeating the same tool calls without progress.');
@@ -315,21 +333,15 @@ export class ReactLoop {
    * The turn's calls, then their results in the conversation. One `then` on the turn's promise,
    * not an async layer and its await: each is a promise the SDK takes a stack trace for.
    */
-  private toolTurnOf(calls: ToolUseBlock[]): Promise<RunOutcome | undefined> {
+  private toolTurnOf(calls: ToolUseBlock[]): Step<RunOutcome | undefined> {
     this.beforeTools();
     const refused = earlierFailures(this.ctx, this.parts.tools.specs, calls);
-    const turn = mapStep(
-      this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused)),
-      (observations) => {
-        rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
-        this.afterTools(observations);
-        // The observer (planning.observe) reads the action once its results are in the conversation.
-        return this.planKeeper?.observes
-          ? this.planKeeper.observe(calls, observations).then(() => undefined)
-          : undefined;
-      },
-    );
-    return stepPromise(turn);
+    return mapStep(this.checkedResults(calls, runToolTurn(this.ctx, this.toolTurn, calls, refused)), (observations) => {
+      rememberFailures(this.ctx, this.parts.tools.specs, calls, observations, refused);
+      this.afterTools(observations);
+      // The observer (planning.observe) reads the action once its results are in the conversation.
+      return this.planKeeper?.observes ? this.planKeeper.observe(calls, observations).then(() => undefined) : undefined;
+    });
   }
 
   /** A reply the strategy could not read goes back to the model with what was wrong; in a row, toward a stall. */
@@ -473,7 +485,7 @@ export class ReactLoop {
     this.state.appendUserText(stopInstruction(why));
     let answer = '';
     try {
-      const reply = await modelTurn(this.ctx, this.parts.strategy, 'none');
+      const reply = await stepPromise(modelTurn(this.ctx, this.parts.strategy, 'none'));
       if (reply.stopReason !== 'refusal') answer = replyText(reply);
     } catch (err) {
       if (!isLoopSignal(err)) throw err;

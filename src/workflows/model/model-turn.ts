@@ -3,6 +3,7 @@ import type { ModelCallResult } from '../../domain/model/model-call-result';
 import { BudgetExhausted, ModelCallFailed } from '../core/loop-signals';
 import type { ModelPrompt } from '../core/model-exchange';
 import type { RunContext } from '../core/state/run-context';
+import { Pending, stepPromise, type Step } from '../core/pending';
 import { ensureTenantTokens } from '../tenant-quota/tenant-tokens';
 import {
   openModelCall,
@@ -34,14 +35,15 @@ const MAX_PAUSE_CONTINUATIONS = 5;
  * be described (`describeTools`) has each attempt describe them; the reply carries the specs of
  * its own (`describedTools`), and a tool the worker cannot describe is no reason to try a fallback.
  */
-export function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Promise<ModelCallResult> {
+export function modelTurn(ctx: RunContext, prompt: ModelPrompt, toolChoice: 'auto' | 'none'): Step<ModelCallResult> {
   return new ModelTurn(ctx, prompt, toolChoice).attempt();
 }
 
 /**
- * The attempts of one turn, each the activity's own promise with one `then`: no async layer and
- * no await of its own (each is a promise the SDK takes a stack trace for, on every workflow task
- * and replay). A failure of any attempt moves on to the next model, as the list allows.
+ * The attempts of one turn, each the activity's own promise with what is made of it (pending.ts):
+ * no async layer, no await and no `then` of its own (each is a promise the SDK takes a stack trace
+ * for, on every workflow task and replay). A failure of any attempt moves on to the next model,
+ * as the list allows.
  */
 class ModelTurn {
   private readonly candidates: Candidate[];
@@ -58,19 +60,19 @@ class ModelTurn {
   }
 
   /** The next attempt: priced (BudgetExhausted when it cannot be afforded, nothing called), then called. */
-  attempt(): Promise<ModelCallResult> {
+  attempt(): Step<ModelCallResult> {
     const { ctx, prompt, toolChoice } = this;
     const request = attemptRequest(ctx, prompt, toolChoice, this.candidate, this.attempts);
     const priced = priceModelCall(ctx, request);
     if (priced.lease === undefined) return this.call(request, priced);
     return ensureTenantTokens(ctx, priced.lease).then(
-      () => this.call(request, priced),
+      () => stepPromise(this.call(request, priced)),
       (err: unknown) => this.next(err),
     );
   }
 
   /** One attempt's call: whatever fails in it, the activity or its recording, goes to `next`. */
-  private call(request: ModelCallRequest, priced: PricedModelCall): Promise<ModelCallResult> {
+  private call(request: ModelCallRequest, priced: PricedModelCall): Step<ModelCallResult> {
     let call: OpenModelCall;
     let started: Promise<ModelCallResult>;
     try {
@@ -83,7 +85,8 @@ class ModelTurn {
     } catch (err) {
       return this.next(call.failed(err));
     }
-    return started.then(
+    return Pending.of(
+      started,
       (received) => {
         let recorded: RecordedReply;
         try {
@@ -100,7 +103,7 @@ class ModelTurn {
   /** The turn's reply, or the next attempt the reply calls for (its own failures handled there). */
   private after(recorded: RecordedReply): ModelCallResult | Promise<ModelCallResult> {
     const reply = this.attempts.after(recorded);
-    if (!reply) return this.attempt();
+    if (!reply) return stepPromise(this.attempt());
     return recorded.describedTools ? { ...reply, describedTools: recorded.describedTools } : reply;
   }
 
@@ -113,7 +116,7 @@ class ModelTurn {
     const note = fallbackNote(this.candidate, err);
     this.index += 1;
     this.attempts = this.attemptsOf(note);
-    return this.attempt();
+    return stepPromise(this.attempt());
   }
 
   private get candidate(): Candidate {

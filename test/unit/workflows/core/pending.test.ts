@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mapStep, Pending, stepPromise } from '../../../../src/workflows/core/pending';
+import {
+  awaitedOf,
+  mapStep,
+  Pending,
+  settled,
+  stepPromise,
+  type Outcome,
+} from '../../../../src/workflows/core/pending';
 
 describe('Pending: an activity promise and what its callers make of it, mapped before it settles', () => {
   it('applies the mappings in order to the source value', async () => {
@@ -66,5 +73,43 @@ describe('Pending: an activity promise and what its callers make of it, mapped b
 
   it('maps a plain promise step with then', async () => {
     await expect(stepPromise(mapStep(Promise.resolve(3), (n) => n + 1))).resolves.toBe(4);
+  });
+
+  describe('awaited by the caller itself (awaitedOf, then settled)', () => {
+    const outcomeOf = async (p: Promise<unknown>): Promise<Outcome> => {
+      try {
+        return { value: await p };
+      } catch (failure) {
+        return { failure };
+      }
+    };
+
+    it('awaits the source itself and maps its value without a promise', async () => {
+      const source = Promise.resolve(5);
+      const step = Pending.of(
+        source,
+        (n) => n + 1,
+        () => 0,
+      ).map((n) => n * 2);
+      expect(awaitedOf(step)).toBe(source);
+      expect(settled(step, await outcomeOf(awaitedOf(step)))).toBe(12);
+    });
+
+    it("reads a pending step's failure through fail, and throws a promise step's", async () => {
+      const pending = Pending.of(
+        Promise.reject(new Error('no')),
+        () => 'yes',
+        (err) => `read: ${(err as Error).message}`,
+      );
+      expect(settled(pending, await outcomeOf(awaitedOf(pending)))).toBe('read: no');
+      const plain = Promise.reject(new Error('thrown'));
+      const outcome = await outcomeOf(awaitedOf(plain));
+      expect(() => settled(plain, outcome)).toThrow('thrown');
+    });
+
+    it("gives a promise step's value as it is", async () => {
+      const plain = Promise.resolve('as is');
+      expect(settled(plain, await outcomeOf(awaitedOf(plain)))).toBe('as is');
+    });
   });
 });

@@ -266,14 +266,7 @@ class ToolCallRun {
     if (out.refused !== undefined) {
       // The tool's validate hook refused: it did not run, and the model reads why.
       const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${out.refused}`);
-      const shown: ToolResult = {
-        correlationId: call.id,
-        success: false,
-        result: null,
-        error,
-        durationMs: 0,
-        outcome: 'not_run',
-      };
+      const shown = notRunResult(call.id, error);
       this.record(shown, this.visibility);
       return this.remembered(shown, { callId: call.id, content: error, isError: true });
     }
@@ -405,6 +398,11 @@ class ToolCallRun {
     }
     return observation;
   }
+}
+
+/** The result of a call that did not run, with why. */
+export function notRunResult(correlationId: string, error: string): ToolResult {
+  return { correlationId, success: false, result: null, error, durationMs: 0, outcome: 'not_run' };
 }
 
 /** What `f` returns, or throws, as a settled promise. */

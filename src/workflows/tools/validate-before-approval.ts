@@ -8,7 +8,7 @@ import { activities, toolHookOptions } from '../activity-proxies';
 import type { ApprovalNeeded } from '../people/approval-requests';
 import { auditedResult } from '../../domain/tools/tool-audit';
 import { withAlternatives } from './alternatives';
-import { resultLimit } from './tool-call';
+import { notRunResult, resultLimit } from './tool-call';
 
 /** What validation before approval found for one call: its recorded step, and a refusal when refused. */
 export interface PreValidated {
@@ -54,17 +54,7 @@ export async function validateBeforeApproval(
         return;
       }
       const error = withAlternatives(spec, `Not run: ${spec.name} refused these arguments: ${reason}`);
-      ctx.chain.toolResult(
-        auditedResult(spec, {
-          correlationId: call.id,
-          success: false,
-          result: null,
-          error,
-          durationMs: 0,
-          outcome: 'not_run',
-        }),
-        step.visibility,
-      );
+      ctx.chain.toolResult(auditedResult(spec, notRunResult(call.id, error)), step.visibility);
       done.set(call.id, { step, refused: { callId: call.id, content: error, isError: true } });
     }),
   );

@@ -330,8 +330,8 @@ export class ReactLoop {
   }
 
   /**
-   * The turn's calls, then their results in the conversation. One `then` on the turn's promise,
-   * not an async layer and its await: each is a promise the SDK takes a stack trace for.
+   * The turn's calls, then their results in the conversation: mapped onto the turn's step
+   * (pending.ts), not an async layer and its await: each is a promise the SDK takes a stack trace for.
    */
   private toolTurnOf(calls: ToolUseBlock[]): Step<RunOutcome | undefined> {
     this.beforeTools();
@@ -398,7 +398,7 @@ export class ReactLoop {
 
   /**
    * A turn's observations as the tool_result guardrails leave them; without any, the turn's own
-   * promise, so the caller's one await is the only one (each is a promise the SDK traces).
+   * step, so the caller's one await is the only one (each is a promise the SDK traces).
    */
   private checkedResults(calls: readonly ToolUseBlock[], turn: Step<Observation[]>): Step<Observation[]> {
     if (!this.input.guardrailSpecs?.some((g) => g.stage === 'tool_result')) return turn;

@@ -70,8 +70,8 @@ export function resultLimit(input: AgentInput, spec: ToolSpec): number {
  * keeps follows the tool's audit level; the model reads the whole observation.
  *
  * Most calls wait for their activity and nothing else: then the result is the activity's promise
- * with what is made of it still to come (pending.ts), which the turn and the loop map further
- * before one `then` (each promise is a stack trace the SDK takes). A call that waits for more (the
+ * with what is made of it still to come (pending.ts), which the turn maps further and the loop
+ * awaits once (each promise is a stack trace the SDK takes). A call that waits for more (the
  * tenant's limits, an `llm` tool's budget, a `once` tool's settling) is an async function.
  */
 export function runToolCall(

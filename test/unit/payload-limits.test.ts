@@ -4,7 +4,20 @@ import { MAX_TASK_BYTES, jsonBytes, utf8Bytes } from '../../src/domain/run/paylo
 
 describe('utf8Bytes and jsonBytes', () => {
   it('count UTF-8 bytes as Temporal stores them', () => {
-    for (const text of ['', 'abc', 'é', '€', '😀', 'a😀é€', '\u0000', '\ud800', '\udc00x']) {
+    for (const text of [
+      '',
+      'abc',
+      'é',
+      '€',
+      '😀',
+      'a😀é€',
+      '\u0000',
+      '\ud800',
+      '\udc00x',
+      '\u007f',
+      '\u0080',
+      'ascii then \u00ff',
+    ]) {
       expect(utf8Bytes(text)).toBe(Buffer.byteLength(text, 'utf8'));
     }
     expect(jsonBytes({ a: 'é\n' })).toBe(Buffer.byteLength(JSON.stringify({ a: 'é\n' }), 'utf8'));

@@ -24,8 +24,13 @@ export const MAX_TASK_BYTES = 256 * 1024;
 /** The read-only cache a run keeps and carries: its entries' content and result, as JSON, add up to at most this. */
 export const MAX_CACHE_BYTES = 256 * 1024;
 
+/** Any UTF-16 code unit past ASCII (surrogates included). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** UTF-8 length of `text`, without TextEncoder (a lone surrogate counts 3, as its replacement character does). */
 export function utf8Bytes(text: string): number {
+  // Most payloads are ASCII: one native scan instead of a loop over every character (slow in the workflow sandbox).
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);

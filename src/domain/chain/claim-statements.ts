@@ -109,15 +109,18 @@ export interface FoundStatement {
 /**
  * The sentences of `text` no claim was found in (`claimed` are the claims' offsets) that state
  * something one fact of the sources does not, or deny something (a denial the rules cannot
- * settle). Code fences and markdown table rows state nothing of their own.
+ * settle). Code fences and markdown table rows state nothing of their own. `knownFacts` is asked
+ * for the facts at the first sentence that needs them: an answer whose every sentence holds a claim
+ * indexes none.
  */
 export function uncheckedStatements(
   text: string,
   clauses: readonly Clause[],
   claimed: readonly number[],
-  known: KnownFacts,
+  knownFacts: () => KnownFacts,
   maxChars: number,
 ): FoundStatement[] {
+  let known: KnownFacts | undefined;
   const sentences = new Map<number, { at: number; end: number; negated: boolean }>();
   for (const c of clauses) {
     const s = sentences.get(c.sentence);
@@ -140,7 +143,8 @@ export function uncheckedStatements(
     const words = [...new Set(foldText(raw).split(' '))]
       .filter((w) => w.length >= MIN_WORD_CHARS && !COMMON.has(w) && !/^\d/.test(w))
       .slice(0, MAX_SENTENCE_WORDS);
-    if (negated || !known.restates(words)) found.push({ text: raw.slice(0, maxChars), at: text.indexOf(raw, at) });
+    if (negated || !(known ??= knownFacts()).restates(words))
+      found.push({ text: raw.slice(0, maxChars), at: text.indexOf(raw, at) });
   }
   return found;
 }

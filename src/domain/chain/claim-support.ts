@@ -72,8 +72,7 @@ function readClaims(reader: ClaimReader): { claims: Checked[]; omitted: number }
     }
   }
   const claimed = claims.map((c) => c.at);
-  const known = reader.knownFacts();
-  for (const s of uncheckedStatements(text, clauses, claimed, known, MAX_CLAIM_CHARS))
+  for (const s of uncheckedStatements(text, clauses, claimed, () => reader.knownFacts(), MAX_CLAIM_CHARS))
     claims.push({
       kind: 'statement',
       text: s.text,

@@ -27,7 +27,7 @@ export function runStatus(
           : undefined;
   const plan = chain.plan;
   return {
-    status: chain.snapshot().status,
+    status: chain.status,
     iteration: state.iteration,
     maxIterations: input.maxIterations,
     steps: chain.stepCount,

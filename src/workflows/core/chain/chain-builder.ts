@@ -94,6 +94,11 @@ export class ChainBuilder {
     return this.before + this.chain.steps.length;
   }
 
+  /** The chain's status, read without the copy a snapshot makes of every step. */
+  get status(): ReasoningChain['status'] {
+    return this.chain.status;
+  }
+
   /** Where the steps before `steps` are, when a handover left them behind. */
   get earlier(): ReasoningChain['earlier'] {
     return this.chain.earlier;

@@ -25,9 +25,10 @@ export function modelCallOptions(model: ModelSettings, summary: string): Activit
     heartbeatTimeout: model.heartbeatTimeoutMs,
     retry: {
       maximumAttempts: model.maximumAttempts,
-      initialInterval: '1 second',
+      // Milliseconds, not '1 second': the SDK compiles this policy at every call, and a number needs no parsing.
+      initialInterval: 1_000,
       backoffCoefficient: 2,
-      maximumInterval: '1 minute',
+      maximumInterval: 60_000,
     },
   };
 }

@@ -128,6 +128,39 @@ describe('showDashboard', () => {
     expect(out.written.length).toBe(length);
   });
 
+  it('tries a failed status read again at the next tick, not 10 s later', async () => {
+    vi.useFakeTimers();
+    const out = fakeTerminal();
+    const status = vi
+      .fn(
+        async (): Promise<AgentStatus> =>
+          ({
+            status: 'thinking',
+            iteration: 1,
+            maxIterations: 7,
+            steps: 1,
+            usage: RESULT.usage,
+            costUsd: 0.1,
+            subAgents: [],
+          }) as unknown as AgentStatus,
+      )
+      .mockRejectedValueOnce(new Error('query timed out'));
+    const open = (async function* (): AsyncGenerator<WatchEvent, AgentResult> {
+      yield thought(1);
+      await new Promise(() => {});
+      return RESULT;
+    })();
+    const shown = showDashboard(open, out as unknown as NodeJS.WriteStream, {
+      workflowId: 'agent-1',
+      goal: 'g',
+      readStatus: status,
+    });
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(status).toHaveBeenCalledTimes(2);
+    expect(out.written).toContain('Iteration 1/7');
+    shown.close();
+  });
+
   it('closed early (Ctrl-C), leaves the alternate screen once and shows the cursor, also at process exit', async () => {
     const out = fakeTerminal();
     const never = (async function* (): AsyncGenerator<WatchEvent, AgentResult> {

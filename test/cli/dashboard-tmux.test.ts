@@ -9,11 +9,10 @@ import { ensureDebianProgram } from '../helpers/debian-package';
 
 /**
  * The dashboard in a real terminal: `thoughtline run --plan` in a tmux pane of 100×40, against a
- * standing worker (offline model) whose two tools each take a few seconds, read with
+ * standing worker (offline model) whose two tools each wait until the test lets them go, read with
  * capture-pane at two moments and after Ctrl-C. With DASHBOARD_CAPTURE_DIR set
  * (scripts/dashboard-capture.sh) the captures are written there for docs/dashboard.md.
  */
-const TOOL_MS = 6_000;
 const queue = `dashboard-${randomUUID()}`;
 const socket = `tl-dash-${process.pid}`;
 const TASK = 'Check the inventory stock and audit the ledger entries';
@@ -21,30 +20,43 @@ let dir: string;
 let worker: CliProcess;
 let tmux: string;
 
-/** The tools module the standing worker loads: two slow tools the offline model plans one task each for. */
-function writeSlowTools(into: string): string {
-  const file = path.join(into, 'slow-tools.js');
+/**
+ * The tools module the standing worker loads: two tools the offline model plans one task each for.
+ * Each returns only once its file in `into` exists (release()), so a moment the test reads lasts
+ * until it has read it, however slow a loaded machine draws it.
+ */
+function writeGatedTools(into: string): string {
+  const file = path.join(into, 'gated-tools.js');
   fs.writeFileSync(
     file,
-    `const { z } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/zod'))});
+    `const fs = require('node:fs');
+const path = require('node:path');
+const { z } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules/zod'))});
 const { defineTool } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'dist/tools/define-tool'))});
-const slow = (value) => new Promise((r) => setTimeout(() => r(value), ${TOOL_MS}));
+const released = (name, value) => new Promise((r) => {
+  const poll = setInterval(() => {
+    if (fs.existsSync(path.join(${JSON.stringify(into)}, name))) clearInterval(poll), r(value);
+  }, 100);
+});
 exports.tools = [
   defineTool({
     name: 'inventory_stock', description: 'Counts the inventory stock of a warehouse',
-    input: z.object({ warehouse: z.string() }), timeoutMs: 60000,
-    execute: async (args) => slow({ warehouse: args.warehouse, units: 42 }),
+    input: z.object({ warehouse: z.string() }), timeoutMs: 180000,
+    execute: async (args) => released('inventory_stock', { warehouse: args.warehouse, units: 42 }),
   }),
   defineTool({
     name: 'ledger_audit', description: 'Audits the ledger entries of a month',
-    input: z.object({ month: z.string() }), timeoutMs: 60000,
-    execute: async (args) => slow({ month: args.month, discrepancies: 0 }),
+    input: z.object({ month: z.string() }), timeoutMs: 180000,
+    execute: async (args) => released('ledger_audit', { month: args.month, discrepancies: 0 }),
   }),
 ];
 `,
   );
   return file;
 }
+
+/** Lets the tool of that name return. */
+const release = (tool: string): void => fs.writeFileSync(path.join(dir, tool), '');
 
 const tm = (...args: string[]): string => execFileSync(tmux, ['-L', socket, ...args], { encoding: 'utf8' });
 const screen = (): string => tm('capture-pane', '-p', '-t', 'dash');
@@ -69,7 +81,7 @@ beforeAll(async () => {
   tmux = ensureDebianProgram('tmux');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-dash-'));
   const env = cliEnv({ THOUGHTLINE_TASK_QUEUE: queue });
-  worker = spawnCli(['worker', '--tools', writeSlowTools(dir)], env);
+  worker = spawnCli(['worker', '--tools', writeGatedTools(dir)], env);
   await worker.waitFor(/worker polling task queue/, 120_000);
   // The pane's shell gets the suite's server and queue; colours allowed (cliEnv turns them off).
   const paneEnv: NodeJS.ProcessEnv = { ...env, TERM: 'xterm-256color' };
@@ -133,6 +145,7 @@ describe('thoughtline run on a terminal', () => {
       for (const row of rows) expect(row).toMatch(/^│.{98}│$/u);
       expect(first).toMatch(/─┐$/m);
       saved('first.txt', first);
+      release('inventory_stock');
 
       // Later: the first task done, the second one under way.
       const later = await screenMatching([/✓ t1: /, /▶ t2: /, /Action: Using tool \[ledger_audit\]/]);
@@ -152,6 +165,7 @@ describe('thoughtline run on a terminal', () => {
       tm('send-keys', '-t', 'dash', 'echo terminal-$((40+2))', 'Enter');
       expect(await screenMatching([/terminal-42/])).toContain('terminal-42');
       saved('after-ctrl-c.txt', tm('capture-pane', '-p', '-t', 'dash', '-S', '-60'));
+      release('ledger_audit');
 
       // The run went on on its worker: `watch --dashboard` follows it to its end, then prints the outcome as lines.
       const id = /thoughtline watch (agent-[0-9a-f-]{36})/.exec(after)?.[1];

@@ -149,9 +149,16 @@ function readStatusPaced(
     reading = true;
     try {
       if (fresh || sinceRead >= IDLE_STATUS_TICKS) {
+        const askedBySteps = fresh;
         fresh = false;
         sinceRead = 0;
-        update(withStatus(current(), await readStatus(workflowId)));
+        try {
+          update(withStatus(current(), await readStatus(workflowId)));
+        } catch (error) {
+          // A read new steps asked for is tried again at the next tick, not 10 s later.
+          fresh ||= askedBySteps;
+          throw error;
+        }
       }
       if (ticks % CHILD_STATUS_TICKS === 0)
         for (const child of current()

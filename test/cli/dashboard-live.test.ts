@@ -31,6 +31,18 @@ const RESULT = {
   usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
 } as unknown as AgentResult;
 
+/** The status query's answer for a run in its first iteration of 7. */
+const thinkingStatus = async (): Promise<AgentStatus> =>
+  ({
+    status: 'thinking',
+    iteration: 1,
+    maxIterations: 7,
+    steps: 1,
+    usage: RESULT.usage,
+    costUsd: 0.1,
+    subAgents: [],
+  }) as unknown as AgentStatus;
+
 const thought = (n: number): WatchEvent => ({
   type: 'step',
   step: {
@@ -70,18 +82,7 @@ describe('showDashboard', () => {
   it('enters the alternate screen, redraws at most 10 times a second, and at the end gives the terminal back with the last frame in the scrollback', async () => {
     vi.useFakeTimers();
     const out = fakeTerminal();
-    const status = vi.fn(
-      async (): Promise<AgentStatus> =>
-        ({
-          status: 'thinking',
-          iteration: 1,
-          maxIterations: 7,
-          steps: 1,
-          usage: RESULT.usage,
-          costUsd: 0.1,
-          subAgents: [],
-        }) as unknown as AgentStatus,
-    );
+    const status = vi.fn(thinkingStatus);
     // 100 steps 15 ms apart: a second and a half of events.
     const shown = showDashboard(
       scripted(
@@ -131,20 +132,7 @@ describe('showDashboard', () => {
   it('tries a failed status read again at the next tick, not 10 s later', async () => {
     vi.useFakeTimers();
     const out = fakeTerminal();
-    const status = vi
-      .fn(
-        async (): Promise<AgentStatus> =>
-          ({
-            status: 'thinking',
-            iteration: 1,
-            maxIterations: 7,
-            steps: 1,
-            usage: RESULT.usage,
-            costUsd: 0.1,
-            subAgents: [],
-          }) as unknown as AgentStatus,
-      )
-      .mockRejectedValueOnce(new Error('query timed out'));
+    const status = vi.fn(thinkingStatus).mockRejectedValueOnce(new Error('query timed out'));
     const open = (async function* (): AsyncGenerator<WatchEvent, AgentResult> {
       yield thought(1);
       await new Promise(() => {});

@@ -129,10 +129,13 @@ describe('showDashboard', () => {
     expect(out.written.length).toBe(length);
   });
 
-  it('tries a failed status read again at the next tick, not 10 s later', async () => {
+  it('tries a failed status read once more at the next tick, then at the idle pace', async () => {
     vi.useFakeTimers();
     const out = fakeTerminal();
-    const status = vi.fn(thinkingStatus).mockRejectedValueOnce(new Error('query timed out'));
+    const status = vi
+      .fn(thinkingStatus)
+      .mockRejectedValueOnce(new Error('query timed out'))
+      .mockRejectedValueOnce(new Error('query timed out'));
     const open = (async function* (): AsyncGenerator<WatchEvent, AgentResult> {
       yield thought(1);
       await new Promise(() => {});
@@ -143,8 +146,14 @@ describe('showDashboard', () => {
       goal: 'g',
       readStatus: status,
     });
+    // The first read (1 s) fails, the retry (2 s) fails too; then none until the idle pace's (12 s).
     await vi.advanceTimersByTimeAsync(2_500);
     expect(status).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(status).toHaveBeenCalledTimes(2);
+    expect(out.written).not.toContain('Iteration 1/7');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(status).toHaveBeenCalledTimes(3);
     expect(out.written).toContain('Iteration 1/7');
     shown.close();
   });

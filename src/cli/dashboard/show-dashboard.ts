@@ -143,6 +143,7 @@ function readStatusPaced(
   let sinceRead = IDLE_STATUS_TICKS;
   let fresh = true;
   let reading = false;
+  let failedInARow = 0;
   const read = async (): Promise<void> => {
     const { readStatus, workflowId } = source;
     if (!readStatus || reading) return;
@@ -154,9 +155,12 @@ function readStatusPaced(
         sinceRead = 0;
         try {
           update(withStatus(current(), await readStatus(workflowId)));
+          failedInARow = 0;
         } catch (error) {
-          // A read new steps asked for is tried again at the next tick, not 10 s later.
-          fresh ||= askedBySteps;
+          // A read new steps asked for is tried once more at the next tick, not 10 s later; one that
+          // fails again waits for the next step or the idle pace (a query is billable).
+          failedInARow += 1;
+          if (failedInARow === 1) fresh ||= askedBySteps;
           throw error;
         }
       }

@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import type { TemporalEndpoint } from './connection-settings';
 import { explainConnectFailure } from './explain-connect-failure';
 import { thoughtlineGrpcInterceptors } from './query-buffer-retry';
@@ -17,8 +17,13 @@ export async function connectClient(endpoint: TemporalEndpoint): Promise<Connect
   }
 }
 
-/** A worker's NativeConnection to `endpoint`; failures are explained as for connectClient. */
+/**
+ * A worker's NativeConnection to `endpoint`; failures are explained as for connectClient. The
+ * worker package (and its native core) loads here, not with the module: a client never needs it,
+ * and it is a fifth of a CLI command's start.
+ */
 export async function connectNative(endpoint: TemporalEndpoint): Promise<NativeConnection> {
+  const { NativeConnection } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   try {
     return await NativeConnection.connect({ ...endpoint });
   } catch (err) {

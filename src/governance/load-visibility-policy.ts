@@ -1,6 +1,5 @@
 import { readRegularFile } from '../files/read-regular-file';
 import { RegularFileError } from '../files/regular-file-error';
-import { parse as parseYaml } from 'yaml';
 import { VisibilityPolicy } from '../domain/visibility';
 import { VisibilityPolicyError } from './visibility-policy-error';
 
@@ -33,6 +32,8 @@ export async function loadVisibilityPolicy(path: string): Promise<VisibilityPoli
   }
   let raw: unknown;
   try {
+    // Loaded here, when a policy file is read: every CLI command loads this module, few read one.
+    const { parse: parseYaml } = require('yaml') as typeof import('yaml');
     raw = parseYaml(text, { maxAliasCount: 100 });
   } catch (error) {
     throw new VisibilityPolicyError(path, [`it is not YAML or JSON (${(error as Error).message})`]);

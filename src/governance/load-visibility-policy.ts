@@ -30,10 +30,10 @@ export async function loadVisibilityPolicy(path: string): Promise<VisibilityPoli
       throw new VisibilityPolicyError(path, [`it cannot be read (${error.message})`]);
     throw new VisibilityPolicyError(path, [`it cannot be read (${(error as Error).message})`]);
   }
+  // Loaded here, when a policy file is read: every CLI command loads this module, few read one.
+  const { parse: parseYaml } = require('yaml') as typeof import('yaml');
   let raw: unknown;
   try {
-    // Loaded here, when a policy file is read: every CLI command loads this module, few read one.
-    const { parse: parseYaml } = require('yaml') as typeof import('yaml');
     raw = parseYaml(text, { maxAliasCount: 100 });
   } catch (error) {
     throw new VisibilityPolicyError(path, [`it is not YAML or JSON (${(error as Error).message})`]);

@@ -9,8 +9,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node scripts/build-if-stale.cjs
-npx tsc -p bench/tsconfig.json
-node scripts/vendor-sql-grammars.cjs .thoughtline/bench-dist
+# Its own output folder and build record: in CI the soak compiles beside the slow stage, whose peers
+# test compiles the bench into .thoughtline/bench-dist at the same moment, and a file one of them
+# loads must not be one the other is rewriting.
+out=.thoughtline/soak-dist
+npx tsc -p bench/tsconfig.json --outDir "$out" --tsBuildInfoFile .thoughtline/soak.tsbuildinfo
+node scripts/vendor-sql-grammars.cjs "$out"
 cluster() { node dist/dev-server/cluster/cluster-cli.js "$@"; }
 # SOAK_KEEP_CLUSTER=1 leaves it running afterwards, to read the runs' histories (npm run cluster -- stop --name soak --delete).
 [ "${SOAK_KEEP_CLUSTER:-}" = 1 ] || trap 'cluster stop --name soak --delete' EXIT
@@ -18,4 +22,4 @@ started="$(cluster start --name soak --fresh)"
 export SOAK_TEMPORAL_ADDRESS="$(sed -n 's/^TEMPORAL_ADDRESS=//p' <<<"$started")"
 export SOAK_TEMPORAL_NAMESPACE="$(sed -n 's/^TEMPORAL_NAMESPACE=//p' <<<"$started")"
 export SOAK_CLUSTER=soak
-node .thoughtline/bench-dist/bench/soak/run-soak.js
+node "$out/bench/soak/run-soak.js"

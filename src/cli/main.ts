@@ -21,17 +21,17 @@ function ownCommand(verb: string | undefined): CommandSpec | undefined {
 }
 
 /**
- * Parses against the named command's spec alone; a mistake is parsed again against every command,
- * so its message can name the commands that do take an option, as it always did.
+ * Parses against the named command's spec alone (none for `--version`, which needs no command); a
+ * mistake is parsed again against every command, so its message can name the commands that do take
+ * an option, as it always did.
  */
 function parse(argv: readonly string[]): { parsed: Parsed; commands: readonly CommandSpec[] } {
   const own = ownCommand(argv[0]);
-  if (own) {
-    try {
-      return { parsed: parseCommandLine(argv, [own]), commands: [own] };
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-    }
+  const alone = own ? [own] : [];
+  try {
+    return { parsed: parseCommandLine(argv, alone), commands: alone };
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
   }
   const commands = allCommands();
   return { parsed: parseCommandLine(argv, commands), commands };

@@ -59,6 +59,13 @@ describe('each command loads from its own file', () => {
     expect(loaded).toContain('index.js');
   });
 
+  it('--version loads no command at all', () => {
+    const { stdout, status, loaded } = cliLoading(['--version']);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^thoughtline \d+\.\d+\.\d+/);
+    expect(loaded.filter((f) => !f.startsWith('command-files.'))).toEqual([]);
+  });
+
   it('the top-level help still lists every command', () => {
     const { stdout, status } = cliLoading(['--help']);
     expect(status).toBe(0);

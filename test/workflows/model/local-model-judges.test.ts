@@ -70,8 +70,8 @@ function callsOf(result: AgentResult, model: string): Array<{ call: Step<'tool_c
 
 /**
  * A looping reply, the one failure a judge model's call may honestly end in: the local provider
- * stops a 135M model that repeats itself (repetition.ts). Its judge step ids are random per run, so
- * the same judge prompt can loop on one run and not the next; any other failure is a bug.
+ * stops a 135M model that repeats itself (repetition.ts). A judge's prompt carries the run's random
+ * step ids, so the same judge can loop on one run and not the next; any other failure is a bug.
  */
 const LOOPED = /^Model call failed: ModelRepeating: /;
 

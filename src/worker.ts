@@ -153,7 +153,17 @@ export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
 export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'preload-workflow-modules')];
 
 /**
- * Every option Thoughtline's workflow bundle is built with: PRELOAD_MODULES, and a source map
+ * The workflow interceptor modules every Thoughtline bundle holds: each run's at-rest work, run as
+ * its activations conclude (workflows/at-rest-interceptors.ts). A bundle without them still
+ * works: a run then waits for that work with a condition, four promises more a run.
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES: readonly string[] = [
+  path.join(__dirname, 'workflows', 'at-rest-interceptors'),
+];
+
+/**
+ * Every option Thoughtline's workflow bundle is built with: PRELOAD_MODULES,
+ * WORKFLOW_INTERCEPTOR_MODULES, and a source map
  * of lines only, without the sources' text. The SDK source-maps the stack of every promise a
  * workflow makes (for its stack-trace query); a map of every column made that a tenth of a
  * replay's CPU and held ~25 MB more per workflow thread, and the text (read only for
@@ -161,10 +171,26 @@ export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflo
  * line and function. Pass these when you bundle yourself:
  * `bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, ...WORKFLOW_BUNDLER_OPTIONS })`.
  */
-export const WORKFLOW_BUNDLER_OPTIONS: Readonly<Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook'>> = {
+export const WORKFLOW_BUNDLER_OPTIONS: Readonly<
+  Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook' | 'workflowInterceptorModules'>
+> = {
   preloadModules: [...PRELOAD_MODULES],
+  workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES],
   webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
 };
+
+/** WORKFLOW_BUNDLER_OPTIONS with more interceptor modules (telemetry's) after Thoughtline's own. */
+export function bundlerOptionsWith(
+  more: { workflowInterceptorModules?: string[] } = {},
+): Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook' | 'workflowInterceptorModules'> {
+  return {
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(more.workflowInterceptorModules ?? [])],
+  };
+}
+
+/** What Worker.create bundles with; it takes interceptor modules through `interceptors.workflowModules` instead. */
+const { workflowInterceptorModules: _ownInterceptors, ...ownBundlerOptions } = WORKFLOW_BUNDLER_OPTIONS;
 
 /** Composition root: tools and model providers become activities on one Worker. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
@@ -278,7 +304,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
       ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options }
       : options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
-        : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...WORKFLOW_BUNDLER_OPTIONS } }),
+        : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: ownBundlerOptions }),
     ...options.workerOptions,
     // When Worker.create bundles the workflows, webpack's module report stays off the terminal.
     plugins: [...(options.workerOptions?.plugins ?? []), QUIET_BUNDLER],
@@ -291,12 +317,13 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
         wellFormedFailures(secrets),
         ...(options.workerOptions?.interceptors?.activity ?? []),
       ],
-      // A prebuilt bundle must hold them already (telemetryBundleOptions()); the check warns when it does not.
-      ...(telemetry && !options.workflowBundle && !version
+      // A prebuilt bundle must hold them already (bundleWorkflowCode's workflowInterceptorModules).
+      ...(!options.workflowBundle && !version
         ? {
             workflowModules: [
               ...(options.workerOptions?.interceptors?.workflowModules ?? []),
-              ...telemetry.workflowModules,
+              ...WORKFLOW_INTERCEPTOR_MODULES,
+              ...(telemetry?.workflowModules ?? []),
             ],
           }
         : {}),
@@ -323,8 +350,7 @@ async function bundleOwnWorkflows(): Promise<{ code: string }> {
     code: (
       await bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
-        ...WORKFLOW_BUNDLER_OPTIONS,
-        ...telemetryBundleOptions(),
+        ...bundlerOptionsWith(telemetryBundleOptions()),
         logger: quietBundlerLogger(),
       })
     ).code,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../worker';
+import { bundlerOptionsWith, WORKFLOWS_PATH } from '../../worker';
 import { quietBundlerLogger } from '../../quiet-bundler';
 import { telemetryBundleOptions } from '../../telemetry';
 
@@ -84,9 +84,8 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
   const started = Date.now();
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...bundlerOptionsWith(telemetry),
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
-    ...telemetry,
     logger: quietBundlerLogger(),
   });
   fs.mkdirSync(options.cacheDir, { recursive: true });

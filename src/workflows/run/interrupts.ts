@@ -19,9 +19,12 @@ export type Settled = { outcome: RunOutcome } | { error: unknown };
  */
 export class Interrupts {
   readonly loopScope = new CancellationScope();
-  /** Whichever comes first: the loop's ending (once raced) or an interruption. */
-  private readonly first: Promise<Settled | Interruption>;
+  /** Whichever comes first: the loop's ending (once watched) or an interruption. */
+  readonly first: Promise<Settled | Interruption>;
   private settleFirst: (first: Settled | Interruption) => void = () => undefined;
+  /** How the loop settled, once it did; and who waits for that after an interruption came first. */
+  private loopEnded: Settled | undefined;
+  private settleLate: ((late: Settled) => void) | undefined;
 
   constructor() {
     this.first = new Promise((resolve) => {
@@ -62,32 +65,42 @@ export class Interrupts {
   }
 
   /**
-   * The loop's own ending, unless an interruption comes first: then in-flight work has
-   * `settleMs()` to acknowledge and let the loop end by itself; past that the run ends with
-   * `ending(interruption)`, without it.
+   * Races the loop's promise against the interruptions: its ending settles `first` itself. One
+   * promise, where mapping the ending, passing it on and racing it made four (each a stack trace
+   * the SDK takes).
    */
-  race(
-    settled: Promise<Settled>,
-    settleMs: () => number,
-    ending: (interruption: Interruption) => RunOutcome,
-  ): Promise<Settled> {
-    // Two promises, not Promise.race's four and an async layer: each costs the SDK a stack trace.
-    void settled.then(this.settleFirst);
-    return this.first.then((first) => ('by' in first ? this.settleAfter(first, settled, settleMs, ending) : first));
+  watch(loop: Promise<RunOutcome>): void {
+    void loop.then(
+      (outcome) => this.loopSettled({ outcome }),
+      (error: unknown) => this.loopSettled({ error }),
+    );
   }
 
-  /** An interruption came first: the loop's own ending still counts if it comes within the settle window. */
-  private async settleAfter(
+  private loopSettled(ended: Settled): void {
+    this.loopEnded = ended;
+    this.settleFirst(ended);
+    this.settleLate?.(ended);
+  }
+
+  /**
+   * An interruption came first: in-flight work has `settleMs()` to acknowledge and let the loop
+   * end by itself, which still counts; past that the run ends with `ending(interruption)`,
+   * without it.
+   */
+  async settleAfter(
     first: Interruption,
-    settled: Promise<Settled>,
     settleMs: () => number,
     ending: (interruption: Interruption) => RunOutcome,
   ): Promise<Settled> {
     // One microtask later, where the recorded histories have the settle window's timer (after a child's cancel request).
     await undefined;
-    const late = await CancellationScope.nonCancellable(() =>
-      Promise.race([settled, sleep(settleMs()).then(() => undefined)]),
-    );
+    const late = await CancellationScope.nonCancellable(() => {
+      const loopEnds = new Promise<Settled>((resolve) => {
+        if (this.loopEnded) resolve(this.loopEnded);
+        else this.settleLate = resolve;
+      });
+      return Promise.race([loopEnds, sleep(settleMs()).then(() => undefined)]);
+    });
     return late && 'outcome' in late ? late : { outcome: ending(first) };
   }
 }

@@ -53,7 +53,7 @@ import { fitResult, fitsPayload } from './result/fit-result';
 import { observationsByReference } from './result/result-observations';
 import { registerHandlers } from './handlers';
 import { Interrupts } from './interrupts';
-import { preflight } from './preflight';
+import { preflight, type Preflight } from './preflight';
 import { createProgress } from './publish-progress';
 import { runStatus } from './run-status';
 
@@ -183,43 +183,47 @@ export async function runAgent(rawInput: AgentInputInit, options: RunAgentOption
 
   let loop: ReactLoop | undefined;
   let tools: RunTools | undefined;
-  const settled = interrupts.loopScope
-    .run(async (): Promise<RunOutcome> => {
-      // Most runs' preflight waits for nothing: then nothing is awaited (each await is a promise the SDK traces).
+  const startLoop = (checked: Preflight): Promise<RunOutcome> => {
+    if ('refused' in checked) return Promise.resolve(checked.refused);
+    const runTools = checked.tools;
+    tools = runTools;
+    // The preflight may have replaced the input with the agent definition's (resolve-agent.ts).
+    const textStrategy = () =>
+      reactTextStrategy(
+        ctx.input,
+        runTools.specs,
+        Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
+        runObservationMarker(),
+      );
+    const native = ctx.input.strategy !== 'react-text';
+    loop = new ReactLoop(ctx, {
+      tools: runTools,
+      strategy: native ? nativeStrategy(ctx.input, runTools) : textStrategy(),
+      textStrategy: native ? textStrategy : undefined,
+      people,
+      tree,
+      stopWhen: options.stopWhen ?? [],
+      shouldContinueAsNew: () => shouldContinueAsNew(input, state, chain),
+    });
+    return loop.run();
+  };
+  // Not async, nor is what it runs: most runs' preflight waits for nothing, and then nothing is
+  // awaited (each async layer and await is a promise the SDK traces).
+  interrupts.watch(
+    interrupts.loopScope.run(() => {
       const pending = preflight(ctx, carried?.tools);
-      const checked = pending instanceof Promise ? await pending : pending;
-      if ('refused' in checked) return checked.refused;
-      const runTools = checked.tools;
-      tools = runTools;
-      // The preflight may have replaced the input with the agent definition's (resolve-agent.ts).
-      const textStrategy = () =>
-        reactTextStrategy(
-          ctx.input,
-          runTools.specs,
-          Math.max(nextReactCallNumber(chain.steps), (chain.earlier?.lastReactCall ?? 0) + 1),
-          runObservationMarker(),
-        );
-      const native = ctx.input.strategy !== 'react-text';
-      loop = new ReactLoop(ctx, {
-        tools: runTools,
-        strategy: native ? nativeStrategy(ctx.input, runTools) : textStrategy(),
-        textStrategy: native ? textStrategy : undefined,
-        people,
-        tree,
-        stopWhen: options.stopWhen ?? [],
-        shouldContinueAsNew: () => shouldContinueAsNew(input, state, chain),
-      });
-      return loop.run();
-    })
-    .then(
-      (outcome) => ({ outcome }),
-      (error: unknown) => ({ error }),
-    );
+      return pending instanceof Promise ? pending.then(startLoop) : startLoop(pending);
+    }),
+  );
   // Running sub-agents wind down and report first, each level below with its own settle window.
   const settleMs = () => (tree.running().length ? SETTLE_MS * (2 + levelsBelow(input, workflowId)) : SETTLE_MS);
-  const ended = await interrupts.race(settled, settleMs, ({ by, why }) =>
-    loop ? loop.interrupted(by, why) : { reason: by, answer: why },
-  );
+  const first = await interrupts.first;
+  const ended =
+    'by' in first
+      ? await interrupts.settleAfter(first, settleMs, ({ by, why }) =>
+          loop ? loop.interrupted(by, why) : { reason: by, answer: why },
+        )
+      : first;
   let refused: RunOutcome | undefined;
   if ('error' in ended && ended.error instanceof ContinueAsNewRequested) {
     // A handover before any reply described the tools carries them described (rare: a first call still pending).

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRELOAD_MODULES } from '../../../src/worker';
+import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../../src/worker';
 import { PROJECT_ROOT } from '../../helpers/cli-process';
 import { patchIds } from '../../helpers/history';
 import { useTestEnv } from '../../helpers/temporal-env';
@@ -11,13 +11,15 @@ import type { ProbeReport } from './probe-workflows';
 const env = useTestEnv();
 let preloaded: string;
 let plain: string;
+let intercepted: string;
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
 beforeAll(async () => {
-  const bundle = async (name: string, preloadModules: string[]) => {
+  const bundle = async (name: string, preloadModules: string[], workflowInterceptorModules: string[] = []) => {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(__dirname, 'probe-workflows.ts'),
       preloadModules,
+      workflowInterceptorModules,
       logger: quiet,
     });
     const file = path.join(PROJECT_ROOT, `.thoughtline/tmp/preload-probe-${name}-${process.pid}.js`);
@@ -26,8 +28,9 @@ beforeAll(async () => {
   };
   preloaded = await bundle('preloaded', [...PRELOAD_MODULES]);
   plain = await bundle('plain', []);
-}, 120_000);
-afterAll(() => [preloaded, plain].forEach((file) => fs.rmSync(file, { force: true })));
+  intercepted = await bundle('intercepted', [...PRELOAD_MODULES], [...WORKFLOW_INTERCEPTOR_MODULES]);
+}, 180_000);
+afterAll(() => [preloaded, plain, intercepted].forEach((file) => fs.rmSync(file, { force: true })));
 
 /** Two probe runs, one after the other, in one reusable V8 context (one workflow thread), with the patch markers each run's history holds. */
 async function twoRuns(
@@ -74,10 +77,16 @@ describe('the modules preloaded into the shared V8 context', () => {
         templateSteps: 7,
         classWorks: true,
       };
-      // A shared module that uses the SDK: its workflowInfo() answers for each run, its condition() runs each run's own work.
+      // A shared module that uses the SDK: its workflowInfo() answers for each run, its at-rest queue runs each run's own work.
       const sdk = { sdkModuleFrozen: true, sdkSawThisRun: true, atRestRan: true, markers: [] };
       expect(first).toEqual({ ...expected, ...sdk });
       expect(second).toEqual({ ...expected, ...sdk });
+      // With the at-rest interceptor module, each run's queue is its own too.
+      const intercept = await twoRuns(intercepted);
+      expect(intercept).toEqual([
+        { ...expected, ...sdk },
+        { ...expected, ...sdk },
+      ]);
     },
   );
 
@@ -109,15 +118,18 @@ describe('the modules preloaded into the shared V8 context', () => {
 });
 
 describe("a run's at-rest work (workflows/core/state/at-rest.ts)", () => {
-  it('goes on after Temporal cancels the run: what is queued then runs at once', { timeout: 60_000 }, async () => {
+  it.each([
+    { how: "the interceptor module's queue (WORKFLOW_BUNDLER_OPTIONS)", bundle: () => intercepted, shared: true },
+    { how: 'its fallback, a condition (a bundle without the module)', bundle: () => preloaded, shared: false },
+  ])('goes on after Temporal cancels the run, through $how', { timeout: 60_000 }, async ({ bundle, shared }) => {
     const taskQueue = `at-rest-${Date.now()}`;
     const worker = await Worker.create({
       connection: env.nativeConnection,
       namespace: env.namespace,
       taskQueue,
-      workflowBundle: { codePath: preloaded },
+      workflowBundle: { codePath: bundle() },
     });
-    const ran = await worker.runUntil(async () => {
+    const result = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start('atRestAfterCancel', {
         taskQueue,
         workflowId: `at-rest-after-cancel-${Date.now()}`,
@@ -125,8 +137,8 @@ describe("a run's at-rest work (workflows/core/state/at-rest.ts)", () => {
       // Cancelled once it sleeps: its first task is done.
       while ((await handle.fetchHistory()).events!.length < 5) await new Promise((r) => setTimeout(r, 25));
       await handle.cancel();
-      return (await handle.result()) as string[];
+      return (await handle.result()) as { ran: string[]; shared: boolean };
     });
-    expect(ran).toEqual(['queued before the cancel', 'queued after the cancel']);
+    expect(result).toEqual({ ran: ['queued before the cancel', 'queued after the cancel'], shared });
   });
 });

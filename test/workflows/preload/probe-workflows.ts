@@ -1,5 +1,5 @@
 // A test bundle: probes that look, from inside a run, at what the preloaded modules share and do.
-import { CancellationScope, condition, isCancellation, sleep, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, sleep, workflowInfo } from '@temporalio/workflow';
 import * as chainModule from '../../../src/domain/chain/chain';
 import { AgentInput } from '../../../src/domain/run/agent-input';
 import { createAtRest } from '../../../src/workflows/core/state/at-rest';
@@ -26,7 +26,7 @@ export interface ProbeReport {
   sdkModuleFrozen: boolean;
   /** Its `workflowInfo()` answered for this run (the run's observation marker comes from this run's own id). */
   sdkSawThisRun: boolean;
-  /** Its `condition()` ran what this run queued, in this run. */
+  /** Its at-rest queue ran what this run queued, in this run. */
   atRestRan: boolean;
 }
 
@@ -64,7 +64,9 @@ export async function preloadProbe(tag: string): Promise<ProbeReport> {
     strategies.runObservationMarker() === observationMarker(fnv1a(workflowInfo().firstExecutionRunId));
   let ranWith: string | undefined;
   createAtRest().once(() => (ranWith = tag));
-  const atRestRan = await condition(() => ranWith !== undefined, '10 seconds');
+  // A later workflow task: what waited for this one to settle has run by then.
+  await sleep(1);
+  const atRestRan = ranWith !== undefined;
   return {
     sdkModuleFrozen: Object.isFrozen(strategies),
     sdkSawThisRun,
@@ -93,12 +95,14 @@ function inboxWorks(tag: string): boolean {
 }
 
 /**
- * What a run's at-rest work does once Temporal cancelled the run (its condition is rejected then):
- * what was queued before still ran, and what is queued after runs at once.
+ * What a run's at-rest work does once Temporal cancelled the run: what was queued before still
+ * ran, and what is queued after runs too. `shared` says whether the run's queue is the one the
+ * interceptor module made for it (every call answers with it) rather than a condition of its own.
  */
-export async function atRestAfterCancel(): Promise<string[]> {
+export async function atRestAfterCancel(): Promise<{ ran: string[]; shared: boolean }> {
   const ran: string[] = [];
   const atRest = createAtRest();
+  const shared = createAtRest() === atRest;
   atRest.once(() => ran.push('queued before the cancel'));
   try {
     await sleep('1 day');
@@ -108,7 +112,7 @@ export async function atRestAfterCancel(): Promise<string[]> {
   // A later workflow task than the cancel's, whose rejection may still find the queue in the same one.
   await CancellationScope.nonCancellable(() => sleep(10));
   atRest.once(() => ran.push('queued after the cancel'));
-  // One more workflow task: a queued function that waited for the condition would have run by then.
+  // One more workflow task: a queued function that waited for the task to settle has run by then.
   await CancellationScope.nonCancellable(() => sleep(10));
-  return ran;
+  return { ran, shared };
 }

@@ -464,6 +464,13 @@ export function readDates(text: string): DateValue[] {
     if (d) {
       found.push(d);
       i = d.end;
+      // No word starts inside a run of letters, nor of digits: on to its end (a character at a time cost four tests each).
+    } else if (isLetter(text[i])) {
+      do i++;
+      while (isLetter(text[i]));
+    } else if (isDigit(text[i])) {
+      do i++;
+      while (isDigit(text[i]));
     } else i++;
   }
   return found;
@@ -490,11 +497,19 @@ export function readVerdict(text: string): 'yes' | 'no' | undefined {
   return YES.has(lower) ? 'yes' : NO.has(lower) ? 'no' : undefined;
 }
 
+const NOT_ASCII = /[^\p{ASCII}]/u;
+
 /**
  * Text folded for comparison: compatibility-decomposed, diacritics dropped, lower-cased, every
  * run of characters other than letters and digits one space, trimmed ("Zürich, CH." → "zurich ch").
  */
 export function foldText(text: string): string {
+  // ASCII (most results) folds the same by the regex engine, not a character at a time in script.
+  if (!NOT_ASCII.test(text))
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   const plain = text.normalize('NFKD');
   let out = '';
   let gap = false;

@@ -454,7 +454,10 @@ export function readDateAt(text: string, at: number): DateValue | undefined {
   return { iso: `${y}-${pad(month)}`, text: text.slice(at, j), at, end: j };
 }
 
-/** Every date in `text`, in order. */
+/**
+ * Every date in `text`, in order. No word starts inside a run of letters, nor of digits, so one
+ * that is not a date is passed whole (a character at a time cost four tests each).
+ */
 export function readDates(text: string): DateValue[] {
   const found: DateValue[] = [];
   let i = 0;
@@ -464,7 +467,6 @@ export function readDates(text: string): DateValue[] {
     if (d) {
       found.push(d);
       i = d.end;
-      // No word starts inside a run of letters, nor of digits: on to its end (a character at a time cost four tests each).
     } else if (isLetter(text[i])) {
       do i++;
       while (isLetter(text[i]));

@@ -14,6 +14,7 @@ const SRC = path.resolve(__dirname, '../../src');
 const WORKFLOW_LAYERS: Record<string, number> = {
   'index.ts': 110,
   'preload-workflow-modules.ts': 105,
+  'at-rest-interceptors.ts': 105,
   'workflow-modules.generated.ts': 104,
   'sdk.ts': 100,
   'agent-workflow.ts': 100,

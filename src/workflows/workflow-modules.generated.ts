@@ -114,6 +114,7 @@ import * as domainTextMarkdownEscape from '../domain/text/markdown-escape';
 import * as domainTextOwnValue from '../domain/text/own-value';
 import * as domainTextRoles from '../domain/text/roles';
 import * as domainTextSha256Hex from '../domain/text/sha256-hex';
+import * as domainTextSha256Words from '../domain/text/sha256-words';
 import * as domainTextShortenedText from '../domain/text/shortened-text';
 import * as domainTextSimilarity from '../domain/text/similarity';
 import * as domainTextStopWords from '../domain/text/stop-words';
@@ -409,6 +410,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainTextOwnValue,
   domainTextRoles,
   domainTextSha256Hex,
+  domainTextSha256Words,
   domainTextShortenedText,
   domainTextSimilarity,
   domainTextStopWords,

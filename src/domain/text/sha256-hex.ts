@@ -1,11 +1,10 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { sha256HexOfText } from './sha256-words';
 
 /** SHA-256 of a text's UTF-8 bytes (a lone surrogate as U+FFFD), as lowercase hex. */
 export type Sha256Hex = (text: string) => string;
 
-/** Pure JS, so the workflow sandbox and any client can run it. */
-const pureSha256Hex: Sha256Hex = (text) => bytesToHex(sha256(utf8ToBytes(text)));
+/** Pure JS, so the workflow sandbox and any client can run it (sha256-words.ts says why not noble's). */
+const pureSha256Hex: Sha256Hex = sha256HexOfText;
 
 let implementation = pureSha256Hex;
 

@@ -39,6 +39,8 @@ export class SentConversations {
   private lastContext: { text: string; hash: string } | undefined;
   /** Hashes of the messages sent, with the JSON each was made from (see hashOf). */
   private readonly hashes = new WeakMap<ModelMessage, { json: string; hash: string }>();
+  /** The last hash made, with its JSON: the reply `replied` hashed comes back as the loop's own copy. */
+  private lastHashed: { json: string; hash: string } | undefined;
   /** System prompts and tools sent, by hash, the latest last (see context). */
   private readonly contexts = new Map<string, ModelContext>();
   /** Texts tool activities returned lately, in the order they came (see returnedByWorker). */
@@ -196,7 +198,9 @@ export class SentConversations {
     const json = JSON.stringify(message);
     const known = this.hashes.get(message);
     if (known?.json === json) return known.hash;
-    const hash = textHash(json); // messageHash, without making the JSON twice
+    // messageHash, without making the JSON twice, nor the hash of the same JSON twice running.
+    const hash = this.lastHashed?.json === json ? this.lastHashed.hash : textHash(json);
+    this.lastHashed = { json, hash };
     this.hashes.set(message, { json, hash });
     return hash;
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageHash, NO_MESSAGES_HASH, wholeHash, type ModelMessage } from '../../../../src/domain';
+import { useSha256Hex } from '../../../../src/domain/text/sha256-hex';
+import { sha256HexOfText } from '../../../../src/domain/text/sha256-words';
 import { SentConversations } from '../../../../src/workflows/core/state/sent-conversations';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -31,5 +33,28 @@ describe('SentConversations: whole hashes reused from the conversations sent bef
     check(messages);
     // A conversation unlike any sent shares nothing.
     check([user('another task'), reply('another answer')]);
+  });
+
+  it("hashes a reply once: the loop's own copy of it costs no digest, an edited copy does", () => {
+    let digests = 0;
+    useSha256Hex((text) => ((digests += 1), sha256HexOfText(text)));
+    try {
+      const sent = new SentConversations();
+      const task = user('task');
+      const first = sent.reference([task]);
+      sent.replied(first.hash, [{ type: 'text', text: 'thought' }]);
+      digests = 0;
+      const next = [task, reply('thought')];
+      const named = sent.reference(next).hash;
+      expect(digests).toBe(0);
+      expect(named).toBe(fromScratch(next));
+      digests = 0;
+      const edited = [task, reply('thought, edited')];
+      const renamed = sent.reference(edited).hash;
+      expect(digests).toBeGreaterThan(0);
+      expect(renamed).toBe(fromScratch(edited));
+    } finally {
+      useSha256Hex(sha256HexOfText);
+    }
   });
 });

@@ -142,6 +142,9 @@ export function createChainStoreProjection(options: ChainStoreProjectionOptions)
     try {
       const stored = await store.run(runId);
       if (stored?.complete) return;
+      // Queued by an event while an earlier catch-up ran, which may have stored every step the
+      // events announced by now: a run not behind needs no query (an action) until its end.
+      if (kind === 'urgent' && !ended && stored && stored.behindSince === undefined) return;
       const read = await withinDeadline(
         readRunFromTemporal(agents, runId, stored?.lastStep ?? 0, counter, ended, kind === 'urgent'),
         options.readDeadlineMs ?? 30_000,

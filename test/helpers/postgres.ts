@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../src/dev-server/probes/free-port';
+import { startOnFreePort } from '../../src/dev-server/probes/start-on-free-port';
 
 const RELATIVE = 'scripts/ensure-postgres.sh';
 const SCRIPT =
@@ -52,25 +52,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const log = path.join(dir, 'server.log');
   const failed = `The test PostgreSQL cluster in ${dir} could not start`;
   clearly(failed, () => run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']));
-  // A free port can be taken by another file's process before the server binds it: then another port.
-  let port = 0;
   let serverOptions = '';
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-    const logBefore = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').length : 0;
-    try {
-      clearly(
-        failed,
-        () => run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']),
-        log,
-      );
-      break;
-    } catch (error) {
-      const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(logBefore) : '';
-      if (attempt >= 3 || !said.includes('Address already in use')) throw error;
-    }
-  }
+  const port = await startOnFreePort((free) => {
+    serverOptions = `-p ${free} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+    clearly(failed, () => run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '30', 'start']), log);
+  }, log);
   const urlFor = (user: string) => `postgresql://${encodeURIComponent(user)}@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {

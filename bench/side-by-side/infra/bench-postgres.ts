@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { findPostgresBin } from '../../../src/dev-server/cluster/database/cluster-postgres';
-import { freePort } from '../../../src/dev-server/probes/free-port';
+import { startOnFreePort } from '../../../src/dev-server/probes/start-on-free-port';
 
 /** A throwaway PostgreSQL server for the engines that keep their state in it (DBOS, LangGraph). */
 export interface BenchPostgres {
@@ -32,11 +32,19 @@ export async function startBenchPostgres(projectRoot: string): Promise<BenchPost
   const run = async (program: string, args: string[]): Promise<string> =>
     (await promisify(execFile)(...command(program, args), options)).stdout;
   const data = path.join(dir, 'data');
-  const port = await freePort();
+  const log = path.join(dir, 'server.log');
   await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-instructions']);
   // Enough connections for a thousand concurrent runs' pools (DBOS and LangGraph each pool their own).
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`;
-  await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']);
+  const port = await startOnFreePort(async (free) => {
+    const serverOptions = `-p ${free} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`;
+    try {
+      await run('pg_ctl', ['-D', data, '-l', log, '-o', serverOptions, '-w', '-t', '60', 'start']);
+    } catch (error) {
+      // pg_ctl only says "Examine the log output": the log says why.
+      const tail = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-10).join('\n') : '';
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail}`, { cause: error });
+    }
+  }, log);
   const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const version = (await run('postgres', ['--version'])).trim();
   return {

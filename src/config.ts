@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   THOUGHTLINE_EXPORT_KEYRING: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** The SQLite file where a worker keeps results runs may reuse (`cache` in a run's input); default `.thoughtline/cache.sqlite`. */
   THOUGHTLINE_CACHE_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** `off`: workers the CLI hosts take no workflow stack traces (createAgentWorker's `workflowStackTraces`); default `on`. */
+  THOUGHTLINE_WORKFLOW_STACK_TRACES: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   /** Days a dev server the project starts keeps closed runs (its namespace retention). */
   THOUGHTLINE_RETENTION_DAYS: z.preprocess(
     emptyAsUndefined,
@@ -79,6 +81,8 @@ export interface Config {
   retentionDays: number;
   /** THOUGHTLINE_CACHE_FILE: the worker's run cache (createAgentWorker's `cacheFile`). */
   cacheFile?: string;
+  /** THOUGHTLINE_WORKFLOW_STACK_TRACES (`on` unless `off`): createAgentWorker's `workflowStackTraces`. */
+  workflowStackTraces: boolean;
   /** THOUGHTLINE_STORE: the chain store `serve` and `thoughtline store` keep (unset: `.thoughtline/store.sqlite`). */
   store: StoreSettings;
   /** THOUGHTLINE_STORE_RETENTION_DAYS (default 400): days the store keeps an ended run. */
@@ -150,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       : {}),
     ...(e.THOUGHTLINE_EXPORT_KEYRING ? { exportKeyring: e.THOUGHTLINE_EXPORT_KEYRING } : {}),
     ...(e.THOUGHTLINE_CACHE_FILE ? { cacheFile: e.THOUGHTLINE_CACHE_FILE } : {}),
+    workflowStackTraces: e.THOUGHTLINE_WORKFLOW_STACK_TRACES === 'on',
     ...(e.THOUGHTLINE_SERVER_URL
       ? { server: { url: e.THOUGHTLINE_SERVER_URL, token: e.THOUGHTLINE_TOKEN ?? '' } }
       : {}),

@@ -11,7 +11,9 @@ export { ToolError, type ToolErrorOptions } from './tools/tool-error';
 export { defineAgent } from './agents/define-agent';
 export { AgentDefinitionError } from './agents/agent-definition-error';
 export {
+  bundlerOptionsWith,
   createAgentWorker,
+  NO_STACK_TRACES_MODULE,
   PRELOAD_MODULES,
   WORKFLOW_BUNDLER_OPTIONS,
   WORKFLOWS_PATH,

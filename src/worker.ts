@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import {
@@ -129,6 +130,15 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle (tests build one per run); default: bundle src/workflows at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
+   * False: workflow code takes no stack traces (NO_STACK_TRACES_MODULE). The SDK otherwise takes
+   * one of every promise a run makes, for its stack-trace query: about an eighth of the workflow
+   * thread's CPU (docs/scale.md). Off, the query (the Web UI's Stack Trace tab) and a workflow
+   * error's stack name no frame; the chain is unchanged. Default true, as the SDK has it. A
+   * prebuilt `workflowBundle` must preload the module itself (`bundlerOptionsWith`), or the worker
+   * refuses to start (TypeError).
+   */
+  workflowStackTraces?: boolean;
+  /**
    * Worker Deployment Versioning: the worker declares this deployment and a build id (default:
    * the package version and a hash of its workflow bundle), runs are pinned to the version that
    * started them, and by default this version is made current (it takes every new run). Default
@@ -151,6 +161,13 @@ export const WORKFLOWS_PATH = path.join(__dirname, 'workflows');
  * WORKFLOW_BUNDLER_OPTIONS, which is what to pass when you bundle workflows yourself.
  */
 export const PRELOAD_MODULES: readonly string[] = [path.join(__dirname, 'workflows', 'preload-workflow-modules')];
+
+/**
+ * A module to preload when workflow code should take no stack traces (AgentWorkerOptions'
+ * `workflowStackTraces: false`): what to add to `preloadModules` when you bundle yourself, or
+ * pass `bundlerOptionsWith({ workflowStackTraces: false })`. See workflows/no-stack-traces.ts.
+ */
+export const NO_STACK_TRACES_MODULE: string = path.join(__dirname, 'workflows', 'no-stack-traces');
 
 /**
  * The workflow interceptor modules every Thoughtline bundle holds: each run's at-rest work, run as
@@ -179,12 +196,22 @@ export const WORKFLOW_BUNDLER_OPTIONS: Readonly<
   webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
 };
 
-/** WORKFLOW_BUNDLER_OPTIONS with more interceptor modules (telemetry's) after Thoughtline's own. */
+/** PRELOAD_MODULES, and NO_STACK_TRACES_MODULE when stack traces are off. */
+const preloadModulesFor = (workflowStackTraces = true): string[] => [
+  ...PRELOAD_MODULES,
+  ...(workflowStackTraces ? [] : [NO_STACK_TRACES_MODULE]),
+];
+
+/**
+ * WORKFLOW_BUNDLER_OPTIONS with more interceptor modules (telemetry's) after Thoughtline's own,
+ * and NO_STACK_TRACES_MODULE preloaded when `workflowStackTraces` is false.
+ */
 export function bundlerOptionsWith(
-  more: { workflowInterceptorModules?: string[] } = {},
+  more: { workflowInterceptorModules?: string[]; workflowStackTraces?: boolean } = {},
 ): Pick<BundleOptions, 'preloadModules' | 'webpackConfigHook' | 'workflowInterceptorModules'> {
   return {
     ...WORKFLOW_BUNDLER_OPTIONS,
+    preloadModules: preloadModulesFor(more.workflowStackTraces),
     workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(more.workflowInterceptorModules ?? [])],
   };
 }
@@ -214,6 +241,16 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   // Off (undefined) unless OTEL_* variables are set: then no interceptor, sink or bundle module is added.
   const telemetry = telemetryFromEnv();
   if (telemetry && options.workflowBundle) telemetry.checkBundle(options.workflowBundle);
+  const stackTraces = options.workflowStackTraces !== false;
+  // Only a reused V8 context preloads modules: in a context per run the module would never load.
+  if (!stackTraces && options.workerOptions?.reuseV8Context === false)
+    throw new TypeError(
+      'workflowStackTraces is false, which needs reuseV8Context (the SDK default): a context per run does not preload NO_STACK_TRACES_MODULE.',
+    );
+  if (!stackTraces && options.workflowBundle && !bundlePreloads(options.workflowBundle, 'no-stack-traces'))
+    throw new TypeError(
+      'workflowStackTraces is false, but the prebuilt workflowBundle does not preload NO_STACK_TRACES_MODULE, so its runs would still take stack traces: build it with bundlerOptionsWith({ workflowStackTraces: false }).',
+    );
   const outside = modelsOutsideAllowList(options.tools, options.isModelAllowed);
   if (outside) throw new TypeError(outside);
   const stalls = localToolsWithoutCache(options.tools, options.workerOptions?.maxCachedWorkflows);
@@ -240,7 +277,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   const version = options.deployment
-    ? resolveVersion(options.deployment, options.workflowBundle ?? (await bundleOwnWorkflows()))
+    ? resolveVersion(options.deployment, options.workflowBundle ?? (await bundleOwnWorkflows(stackTraces)))
     : undefined;
   // With encryption on, queries and the quota's replies are encrypted too: this client needs the same converter.
   const client = new Client({
@@ -304,7 +341,10 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
       ? { workflowBundle: version.workflowBundle, workerDeploymentOptions: version.options }
       : options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
-        : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: ownBundlerOptions }),
+        : {
+            workflowsPath: WORKFLOWS_PATH,
+            bundlerOptions: { ...ownBundlerOptions, preloadModules: preloadModulesFor(stackTraces) },
+          }),
     ...options.workerOptions,
     // When Worker.create bundles the workflows, webpack's module report stays off the terminal.
     plugins: [...(options.workerOptions?.plugins ?? []), QUIET_BUNDLER],
@@ -345,16 +385,22 @@ export function workerVersion(worker: Worker): Pick<ResolvedVersion, 'deployment
 }
 
 /** The workflow bundle Worker.create would make, made here so a versioned worker can hash it. */
-async function bundleOwnWorkflows(): Promise<{ code: string }> {
+async function bundleOwnWorkflows(workflowStackTraces: boolean): Promise<{ code: string }> {
   return {
     code: (
       await bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
-        ...bundlerOptionsWith(telemetryBundleOptions()),
+        ...bundlerOptionsWith({ ...telemetryBundleOptions(), workflowStackTraces }),
         logger: quietBundlerLogger(),
       })
     ).code,
   };
+}
+
+/** Whether a prebuilt bundle holds a module of this file name (webpack names each module by its path). */
+function bundlePreloads(bundle: NonNullable<WorkerOptions['workflowBundle']>, moduleName: string): boolean {
+  const code = 'code' in bundle ? bundle.code : fs.readFileSync(bundle.codePath, 'utf8');
+  return new RegExp(`[/\\\\]${moduleName}(\\.[jt]s)?['"]`).test(code);
 }
 
 /** Where this worker keeps results runs may reuse: opened on first use; a file that cannot be opened is logged once and caches nothing. */

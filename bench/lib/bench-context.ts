@@ -3,8 +3,15 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { findProjectRoot } from '../../src/dev-server/project-paths';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
+import { bundlerOptionsWith, WORKFLOWS_PATH } from '../../src/worker';
 import { startBenchServer, type BenchServer } from './bench-server';
+
+/**
+ * BENCH_WORKFLOW_STACK_TRACES=off: the bench's bundle is built as a worker with
+ * `workflowStackTraces: false` builds its own, and the Thoughtline engine's title says so.
+ */
+export const benchStackTraces = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env['BENCH_WORKFLOW_STACK_TRACES'] !== 'off';
 
 /** What every figure gets: one server, connections to it, and one workflow bundle. */
 export interface BenchContext {
@@ -50,7 +57,7 @@ export async function createBenchContext(
   const bundlePath = path.join(dir, `bench-bundle-${process.pid}.js`);
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...bundlerOptionsWith({ workflowStackTraces: benchStackTraces() }),
     logger: quietLogger,
   });
   fs.writeFileSync(bundlePath, code);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { EngineSpec } from './engine-process';
 import type { SideBySideInfra } from './infra/start-infra';
 import type { EngineName } from './side-by-side-config';
+import { benchStackTraces } from '../lib/bench-context';
 
 const TITLES: Record<EngineName, string> = {
   thoughtline: 'Thoughtline',
@@ -36,7 +37,7 @@ export function engineSpec(
     case 'thoughtline':
       return {
         name,
-        title: TITLES[name],
+        title: benchStackTraces() ? TITLES[name] : `${TITLES[name]} (workflowStackTraces: false)`,
         script: path.join(
           projectRoot,
           '.thoughtline',

@@ -15,6 +15,7 @@ const WORKFLOW_LAYERS: Record<string, number> = {
   'index.ts': 110,
   'preload-workflow-modules.ts': 105,
   'at-rest-interceptors.ts': 105,
+  'no-stack-traces.ts': 105,
   'workflow-modules.generated.ts': 104,
   'sdk.ts': 100,
   'agent-workflow.ts': 100,

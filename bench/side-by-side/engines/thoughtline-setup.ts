@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
 import { AgentClient } from '../../../src/client/agent-client';
-import { createAgentWorker, WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../../src/worker';
+import { bundlerOptionsWith, createAgentWorker, WORKFLOWS_PATH } from '../../../src/worker';
+import { benchStackTraces } from '../../lib/bench-context';
 import { quietLogger } from '../../lib/bench-context';
 import { loopModel, loopTool, type LoopSettings } from './thoughtline-loop';
 
@@ -21,7 +22,7 @@ export async function bundlePathFor(infra: TemporalInfra, workDir: string): Prom
   const file = path.join(workDir, `thoughtline-bundle-${process.pid}.js`);
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...bundlerOptionsWith({ workflowStackTraces: benchStackTraces() }),
     logger: quietLogger,
   });
   fs.writeFileSync(file, code);
@@ -43,6 +44,7 @@ export async function loopWorker(
     tools: [loopTool(settings)],
     models: { scripted: loopModel(settings) },
     workflowBundle: { codePath: bundlePath },
+    workflowStackTraces: benchStackTraces(),
     workerOptions: withHandicap(traceOptions()),
   });
   return { worker, connection, close: () => connection.close() };

@@ -17,6 +17,8 @@ export interface CachedBundleOptions {
   failureConverterPath?: string;
   /** Told a line before and after a build (several seconds of webpack), never when the cache serves. */
   log?: (line: string) => void;
+  /** False: the bundle preloads NO_STACK_TRACES_MODULE (THOUGHTLINE_WORKFLOW_STACK_TRACES=off); default true. */
+  workflowStackTraces?: boolean;
 }
 
 /** Every file of the compiled tree the workflows come from, in a stable order. */
@@ -69,9 +71,11 @@ export const workflowBuildId = (failureConverterPath?: string): string =>
  */
 export async function cachedWorkflowBundle(options: CachedBundleOptions): Promise<{ codePath: string }> {
   const telemetry = telemetryBundleOptions();
+  const stackTraces = options.workflowStackTraces !== false;
+  // The same code either way (the same build id), in a file of its own.
   const codePath = path.join(
     options.cacheDir,
-    `${PREFIX}${bundleKey(options.failureConverterPath, telemetry.workflowInterceptorModules ?? [])}.js`,
+    `${PREFIX}${bundleKey(options.failureConverterPath, telemetry.workflowInterceptorModules ?? [])}${stackTraces ? '' : '-no-stack-traces'}.js`,
   );
   if (fs.existsSync(codePath)) {
     // Marks it recently used, so that pruning keeps it.
@@ -84,7 +88,7 @@ export async function cachedWorkflowBundle(options: CachedBundleOptions): Promis
   const started = Date.now();
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    ...bundlerOptionsWith(telemetry),
+    ...bundlerOptionsWith({ ...telemetry, workflowStackTraces: stackTraces }),
     ...(options.failureConverterPath ? { failureConverterPath: options.failureConverterPath } : {}),
     logger: quietBundlerLogger(),
   });

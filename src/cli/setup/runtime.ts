@@ -123,6 +123,7 @@ export async function startWorker(
   const workflowBundle = await cachedWorkflowBundle({
     cacheDir: path.join(thoughtlinePaths(findProjectRoot()).dir, 'workflow-bundles'),
     ...(config.encryptionKeys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
+    workflowStackTraces: config.workflowStackTraces,
     log,
   });
   const connection = await connectNative(server.endpoint);
@@ -151,6 +152,7 @@ export async function startWorker(
     },
     ...(config.tenantLimits ? { tenantLimits: config.tenantLimits } : {}),
     ...(config.cacheFile ? { cacheFile: config.cacheFile } : {}),
+    workflowStackTraces: config.workflowStackTraces,
     ...(ownBus ? { events: ownBus } : {}),
     ...workerOptions,
   }).catch(async (err: unknown) => {

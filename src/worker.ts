@@ -247,7 +247,7 @@ async function createWorkerOn(connection: NativeConnection, options: AgentWorker
     throw new TypeError(
       'workflowStackTraces is false, which needs reuseV8Context (the SDK default): a context per run does not preload NO_STACK_TRACES_MODULE.',
     );
-  if (!stackTraces && options.workflowBundle && !bundlePreloads(options.workflowBundle, 'no-stack-traces'))
+  if (!stackTraces && options.workflowBundle && !bundleHoldsModule(options.workflowBundle, 'no-stack-traces'))
     throw new TypeError(
       'workflowStackTraces is false, but the prebuilt workflowBundle does not preload NO_STACK_TRACES_MODULE, so its runs would still take stack traces: build it with bundlerOptionsWith({ workflowStackTraces: false }).',
     );
@@ -397,8 +397,8 @@ async function bundleOwnWorkflows(workflowStackTraces: boolean): Promise<{ code:
   };
 }
 
-/** Whether a prebuilt bundle holds a module of this file name (webpack names each module by its path). */
-function bundlePreloads(bundle: NonNullable<WorkerOptions['workflowBundle']>, moduleName: string): boolean {
+/** Whether a prebuilt bundle holds a module of this file name (webpack names each module by its path); only a preload brings NO_STACK_TRACES_MODULE in. */
+function bundleHoldsModule(bundle: NonNullable<WorkerOptions['workflowBundle']>, moduleName: string): boolean {
   const code = 'code' in bundle ? bundle.code : fs.readFileSync(bundle.codePath, 'utf8');
   return new RegExp(`[/\\\\]${moduleName}(\\.[jt]s)?['"]`).test(code);
 }

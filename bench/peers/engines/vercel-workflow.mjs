@@ -50,7 +50,8 @@ async function runOnce(workflowId, settings) {
 await main({
   async loop(request) {
     return withApp(request, async ({ workflowId }) => {
-      await runOnce(workflowId, runSettings(request, { marked: false })); // warm-up, unmarked
+      const warmup = { ...request, iterations: request.warmupIterations ?? request.iterations };
+      await runOnce(workflowId, runSettings(warmup, { marked: false })); // warm-up, unmarked
       const runs = [];
       for (let i = 0; i < (request.runs ?? 1); i++) {
         const run = await runOnce(workflowId, runSettings(request, { marked: true }));

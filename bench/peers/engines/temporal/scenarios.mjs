@@ -20,7 +20,7 @@ export function temporalScenarios(engine) {
   return {
     async loop(request) {
       return withWorker(engine, request, workerConfig(request), async (session) => {
-        await runOnce(session, `warmup-${randomUUID()}`, request.iterations);
+        await runOnce(session, `warmup-${randomUUID()}`, request.warmupIterations ?? request.iterations);
         const runs = [];
         for (let i = 0; i < request.runs; i++) {
           const { id, requestedAt, returnedAt, answer, maxInputTokens } = await runOnce(

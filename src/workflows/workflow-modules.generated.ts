@@ -68,6 +68,7 @@ import * as domainModelConsensusSummary from '../domain/model/consensus-summary'
 import * as domainModelContextSummary from '../domain/model/context-summary';
 import * as domainModelLiveReply from '../domain/model/live-reply';
 import * as domainModelLlmAnswer from '../domain/model/llm-answer';
+import * as domainModelMessageJson from '../domain/model/message-json';
 import * as domainModelModelCalls from '../domain/model/model-calls';
 import * as domainModelModelRegistry from '../domain/model/model-registry';
 import * as domainModelModelSettings from '../domain/model/model-settings';
@@ -364,6 +365,7 @@ export const WORKFLOW_MODULES: readonly object[] = [
   domainModelContextSummary,
   domainModelLiveReply,
   domainModelLlmAnswer,
+  domainModelMessageJson,
   domainModelModelCalls,
   domainModelModelRegistry,
   domainModelModelSettings,

@@ -1,6 +1,7 @@
 import type { ModelMessage, ModelTool, TokenUsage } from '../../domain';
 import { totalTokens } from '../../domain';
 import type { Price } from '../../domain/model/pricing';
+import { messagesJsonLength } from '../../domain/model/message-json';
 import { BudgetExhausted } from '../core/loop-signals';
 
 /** Deliberately high: 3 characters per token (English prose averages about 4). */
@@ -30,7 +31,7 @@ export interface Spent {
 }
 
 export function estimateInputTokens(call: Pick<BudgetedCall, 'system' | 'messages' | 'tools'>): number {
-  const chars = call.system.length + JSON.stringify(call.messages).length + JSON.stringify(call.tools).length;
+  const chars = call.system.length + messagesJsonLength(call.messages) + JSON.stringify(call.tools).length;
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 

@@ -36,6 +36,8 @@ const REVIEWED_MUTABLE: ReadonlySet<string> = new Set([
   'domain/approval/approval-sql-rule.ts parsers',
   // Keyed by each run's own step objects, weakly: a run finds only its own steps there.
   'domain/chain/chain-view.ts viewedSteps',
+  // Keyed by each run's own conversation messages, weakly: a run finds only its own messages there.
+  'domain/model/message-json.ts kept',
   // Validators compiled from tool input schemas, by the schema's JSON: a validator depends only on
   // its schema, whichever run compiled it (bounded by MAX_COMPILED_SCHEMAS).
   'workflows/tools/validate-tool-call.ts compiled',

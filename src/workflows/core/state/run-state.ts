@@ -16,6 +16,7 @@ import {
   type TokenUsage,
 } from '../../../domain';
 import { jsonBytes } from '../../../domain/run/payload-size';
+import { messageJson, messagesJsonLength } from '../../../domain/model/message-json';
 import {
   EMPTY_TALLY,
   tallyModelTime,
@@ -426,7 +427,7 @@ export class RunState {
       const left = messages.length - 2 * turns;
       const [assistant, results] = [messages[at], messages[at + 1]];
       if (!(size > maxChars && left > 5 && assistant?.role === 'assistant' && results?.role === 'user')) break;
-      size -= JSON.stringify(assistant).length + JSON.stringify(results).length + 2;
+      size -= messageJson(assistant).length + messageJson(results).length + 2;
       turns += 1;
     }
     return turns;
@@ -469,8 +470,9 @@ export class RunState {
     task.content = [...kept, { type: 'text', text }];
   }
 
+  /** `JSON.stringify(messages).length`, each message's JSON made once (messageJson). */
   contextChars(): number {
-    return JSON.stringify(this.data.messages).length;
+    return messagesJsonLength(this.data.messages);
   }
 
   /** Elides old results oldest first; `done(before, after)` is told each block's sizes and may stop. */

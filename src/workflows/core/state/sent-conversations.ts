@@ -13,6 +13,7 @@ import {
   type ModelMessage,
   type SentConversation,
 } from '../../../domain';
+import { messageJson } from '../../../domain/model/message-json';
 
 /** Conversations remembered per run: the loop's own and one side call's (a plan, a summary). */
 const REMEMBERED = 2;
@@ -190,12 +191,12 @@ export class SentConversations {
   }
 
   /**
-   * A message's hash, reused while its JSON is unchanged: the loop may change a message in place
-   * (eliding an old result to fit the context window), so the JSON is compared every call, but
-   * the sha256 over it (the costly part on a long conversation) is not made again.
+   * A message's hash, reused while its JSON is unchanged: the loop may change a message's content
+   * (eliding an old result to fit the context window), and messageJson then makes its JSON again;
+   * an unchanged message's JSON is the string kept, and its sha256 is not made again.
    */
   private hashOf(message: ModelMessage): string {
-    const json = JSON.stringify(message);
+    const json = messageJson(message);
     const known = this.hashes.get(message);
     if (known?.json === json) return known.hash;
     // messageHash, without making the JSON twice, nor the hash of the same JSON twice running.

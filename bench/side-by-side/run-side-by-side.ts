@@ -92,7 +92,7 @@ async function main(): Promise<number> {
       await infra.renewTemporal();
       ctx.infra = infra.request(workDir);
     };
-    const steps = await measureSteps(ctx, specs, config, errors, notes);
+    const steps = await measureSteps(ctx, specs, config, errors, notes, renew);
     for (const [name, figures] of Object.entries(steps))
       Object.assign(of(name), { steps: figures, version: figures.version });
     await renew();

@@ -64,7 +64,9 @@ export interface StepFigures {
 /**
  * Five-turn runs, then long runs, each in rounds (each round runs every engine, alternated, so a
  * slow moment of the machine falls on all of them): time to first step, step-to-step overhead at
- * the step indices, its slope, and a five-turn loop's overhead.
+ * the step indices, its slope, and a five-turn loop's overhead. `freshServer`, when given, runs
+ * before each round of long runs: the Temporal loops' long runs (warm-up and measured, each
+ * conversation whole in its history) filled one in-memory dev server past the machine's memory.
  */
 export async function measureSteps(
   ctx: ScenarioContext,
@@ -72,6 +74,7 @@ export async function measureSteps(
   config: SideBySideConfig,
   errors: Record<string, string[]>,
   notes: Record<string, string[]>,
+  freshServer?: () => Promise<void>,
 ): Promise<Record<string, StepFigures>> {
   const five: Record<string, MeasuredRun[]> = {};
   const long: Record<string, MeasuredRun[]> = {};
@@ -103,6 +106,7 @@ export async function measureSteps(
     }
   }
   for (let round = 0; round < config.steps.rounds; round++) {
+    await freshServer?.();
     for (const engine of round % 2 === 0 ? engines : [...engines].reverse()) {
       ctx.log(
         `steps: round ${round + 1}/${config.steps.rounds}, ${engine.name}, ${config.steps.iterations} iterations`,

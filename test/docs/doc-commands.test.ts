@@ -163,7 +163,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/benchmarks.md', 'BENCH_ONLY=overhead,scale npm run bench   # some figures only', REPO],
   [
     'docs/benchmarks.md',
-    'npm run bench:peers                    # every engine at full size: about 23 min on 2 cores',
+    'npm run bench:peers                    # every engine at full size: about 40 min on 2 cores',
     REPO,
   ],
   [

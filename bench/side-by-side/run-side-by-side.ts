@@ -87,7 +87,8 @@ async function main(): Promise<number> {
       }
     };
 
-    // A fresh dev server for each scenario: none inherits the histories (and memory) of the last.
+    // A fresh dev server for each scenario and each round of long runs: none inherits the
+    // histories (and memory) of the last.
     const renew = async (): Promise<void> => {
       await infra.renewTemporal();
       ctx.infra = infra.request(workDir);

@@ -91,3 +91,25 @@ describe('every engine of bench:peers completes the same task with the same answ
     300_000,
   );
 });
+
+describe("restate-server's start (bench/peers/engines/restate/start-server.mjs)", () => {
+  it('starts a server that exits while starting three times in all, and the error quotes the last log', async () => {
+    const script = path.join(peersDir, 'engines', 'restate', 'start-server.mjs');
+    const { startRestateServer } = (await import(script)) as {
+      startRestateServer(o: { workDir: string }): Promise<{ stop(): Promise<void> }>;
+    };
+    // A config file that does not exist: restate-server panics at once, before it binds a port.
+    const saved = process.env['RESTATE_CONFIG'];
+    process.env['RESTATE_CONFIG'] = path.join(workDir, 'no-such-config.toml');
+    try {
+      const started = startRestateServer({ workDir });
+      await expect(started).rejects.toThrow(
+        /exited during start-up \(3 attempts: [^)]*\); see .*server\.log; its end:/,
+      );
+      await expect(started).rejects.toThrow(/config-file path is valid/);
+    } finally {
+      if (saved === undefined) delete process.env['RESTATE_CONFIG'];
+      else process.env['RESTATE_CONFIG'] = saved;
+    }
+  }, 60_000);
+});

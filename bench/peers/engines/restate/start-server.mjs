@@ -25,12 +25,44 @@ function serverBinary() {
   }
 }
 
+/** Starts in all, for a server that exits while starting: a port picked free can be taken by a server starting beside it. */
+const START_ATTEMPTS = 3;
+
 /**
  * Starts a single-node restate-server with default settings on free ports, its data in a fresh
- * folder under workDir, and resolves once admin and ingress answer their health checks.
+ * folder under workDir, and resolves once admin and ingress answer their health checks. A server
+ * that exits during start-up is started again on fresh ports, up to START_ATTEMPTS times; the
+ * error names each attempt's log and quotes the last one's end.
  * @returns {Promise<{ ingress: string, admin: string, pid: number, baseDir: string, stop(): Promise<void> }>}
  */
 export async function startRestateServer({ workDir }) {
+  const failures = [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(workDir);
+    } catch (err) {
+      if (!err.logPath) throw err;
+      failures.push(err);
+      if (!err.exitedEarly || attempt === START_ATTEMPTS) {
+        const tail = logTail(err.logPath);
+        const tried =
+          failures.length > 1 ? ` (${failures.length} attempts: ${failures.map((f) => f.logPath).join(', ')})` : '';
+        throw new Error(`${err.message}${tried}; see ${err.logPath}${tail ? `; its end:\n${tail}` : ''}`);
+      }
+    }
+  }
+}
+
+/** The last lines of a log, for an error message; empty when it cannot be read. */
+function logTail(file, lines = 15) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function startOnce(workDir) {
   const [ingressPort, adminPort, nodePort] = [await freePort(), await freePort(), await freePort()];
   const baseDir = fs.mkdtempSync(path.join(workDir, 'restate-'));
   const logFd = fs.openSync(path.join(baseDir, 'server.log'), 'a');
@@ -73,8 +105,9 @@ export async function startRestateServer({ workDir }) {
   try {
     await waitHealthy(server, () => exited);
   } catch (err) {
+    const exitedEarly = exited;
     await server.stop();
-    throw new Error(`${err.message}; see ${path.join(baseDir, 'server.log')}`);
+    throw Object.assign(new Error(err.message), { exitedEarly, logPath: path.join(baseDir, 'server.log') });
   }
   return server;
 }

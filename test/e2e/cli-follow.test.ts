@@ -130,28 +130,21 @@ describe.concurrent('thoughtline fails fast when no worker serves a run', () => 
     runIds.push({ agents, workflowId });
     // A poller that takes the run's first workflow task and never completes it: the queue has a
     // poller, yet nothing answers the run's queries.
-    const taken = await env.client.connection.withDeadline(Date.now() + 30_000, () =>
-      env.client.workflowService.pollWorkflowTaskQueue({
-        namespace: env.client.options.namespace,
-        taskQueue: { name: queue },
-        identity: 'mute-worker',
-      }),
-    );
+    const poll = (ms: number) =>
+      env.client.connection.withDeadline(Date.now() + ms, () =>
+        env.client.workflowService.pollWorkflowTaskQueue({
+          namespace: env.client.options.namespace,
+          taskQueue: { name: queue },
+          identity: 'mute-worker',
+        }),
+      );
+    const taken = await poll(30_000);
     expect(taken.workflowExecution?.workflowId).toBe(workflowId);
     // The server's in-memory list of a queue's pollers can miss this one poll: on CI's clean
     // clone at load the CLI once found none for 3 s and said no worker polls. A real worker
     // polls again and again; short empty polls do the same until the list names this one.
-    for (let i = 0; i < 40 && !(await workflowPollers(env.client, queue)).includes('mute-worker'); i++) {
-      await env.client.connection
-        .withDeadline(Date.now() + 500, () =>
-          env.client.workflowService.pollWorkflowTaskQueue({
-            namespace: env.client.options.namespace,
-            taskQueue: { name: queue },
-            identity: 'mute-worker',
-          }),
-        )
-        .catch(() => undefined);
-    }
+    for (let i = 0; i < 40 && !(await workflowPollers(env.client, queue)).includes('mute-worker'); i++)
+      await poll(500).catch(() => undefined);
     expect(await workflowPollers(env.client, queue)).toContain('mute-worker');
     const { value: out, ms } = await timed(runCli(['status', workflowId], cliEnv({ THOUGHTLINE_TASK_QUEUE: queue })));
     expect(ms).toBeLessThan(FAST_MS + 10_000);

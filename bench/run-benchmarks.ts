@@ -81,8 +81,7 @@ async function main(): Promise<number> {
     const { title, measure } = FIGURES[id];
     const started = Date.now();
     try {
-      const body = await measure(ctx, config);
-      const { measurements, details, errors = [] } = body;
+      const { measurements, details, errors = [] } = await measure(ctx, config);
       return { id, title, measurements, details, errors, wallMs: Date.now() - started };
     } catch (err) {
       log(`${id} failed: ${errorText(err)}`);

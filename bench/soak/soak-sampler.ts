@@ -51,7 +51,12 @@ export function processTree(root: number): number[] {
  * `pids()` gives the processes to read now by role (`worker-a1`, `postgres`); a role may name a
  * tree, whose anonymous memory is summed (RssAnon: a backend's shared buffers are not its own).
  */
-export function processSampler(pids: () => Record<string, { pid: number; tree?: boolean }>): ProcessSampler {
+export function processSampler(
+  pids: () => Record<string, { pid: number; tree?: boolean }>,
+  // A tick is 10 ms: over a span of a few ms (the soak's last reading, taken just after a minute's),
+  // one tick read as 40% of a core. A shorter span gives no CPU figure and keeps its start for the next.
+  { minCpuSpanMs = 5_000 }: { minCpuSpanMs?: number } = {},
+): ProcessSampler {
   const names = new Map<string, string>();
   const taken = new Map<string, number>();
   const lastTicks = new Map<string, { ticks: number; at: number }>();
@@ -77,17 +82,14 @@ export function processSampler(pids: () => Record<string, { pid: number; tree?: 
         const name = nameOf(role, pid);
         const total = ticks.reduce<number>((sum, t) => sum + (t ?? 0), 0);
         const before = lastTicks.get(name);
-        lastTicks.set(name, { ticks: total, at: now });
+        const cpuPct =
+          before !== undefined && now - before.at >= minCpuSpanMs
+            ? Math.max(0, Math.round(((total - before.ticks) / TICKS_PER_S / ((now - before.at) / 1_000)) * 1_000) / 10)
+            : undefined;
+        if (before === undefined || cpuPct !== undefined) lastTicks.set(name, { ticks: total, at: now });
         readings[name] = {
           rssMb: Math.round(kb.reduce<number>((sum, k) => sum + (k ?? 0), 0) / 102.4) / 10,
-          ...(before
-            ? {
-                cpuPct: Math.max(
-                  0,
-                  Math.round(((total - before.ticks) / TICKS_PER_S / ((now - before.at) / 1_000)) * 1_000) / 10,
-                ),
-              }
-            : {}),
+          ...(cpuPct !== undefined ? { cpuPct } : {}),
         };
       }
       return readings;

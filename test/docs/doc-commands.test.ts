@@ -341,7 +341,7 @@ const NOT_RUN: ReadonlyArray<readonly [page: string, command: string, reason: st
   ['docs/operations.md', 'npm run cluster -- stop --name secure --delete', REPO],
   [
     'docs/operations.md',
-    'npm run test:cluster                                    # 4 minutes on two idle cores, 8\u20139 on busy ones',
+    'npm run test:cluster                                    # about 2 minutes on two idle cores',
     REPO,
   ],
   ['docs/operations.md', 'npm run test:cluster -- test/cluster/cluster.test.ts    # one file', REPO],

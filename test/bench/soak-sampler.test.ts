@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('processSampler', () => {
   it('gives CPU only over a span of at least its minimum, measured from the last figure', async () => {
-    const sampler = processSampler(() => ({ spinner: { pid: busy.pid! } }), { minCpuSpanMs: 400 });
+    const sampler = processSampler(() => ({ spinner: { pid: busy.pid! } }), { minCpuSpanMs: 1_000 });
     const first = sampler.sample();
     expect(first.spinner!.rssMb).toBeGreaterThan(0);
     expect(first.spinner).not.toHaveProperty('cpuPct');
@@ -33,8 +33,8 @@ describe('processSampler', () => {
     const early = sampler.sample();
     expect(early.spinner!.rssMb).toBeGreaterThan(0);
     expect(early.spinner).not.toHaveProperty('cpuPct');
-    await sleep(350);
-    // 450 ms from the first reading, 350 from the early one: a figure only if the first is its start.
+    await sleep(950);
+    // 1,050 ms from the first reading, 950 from the early one: a figure only if the first is its start.
     const spanned = sampler.sample();
     // A spinning process: a real share of a core, loaded as the machine may be, and at most one core.
     expect(spanned.spinner!.cpuPct).toBeGreaterThan(5);

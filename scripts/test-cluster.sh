@@ -15,8 +15,8 @@ cluster() { node dist/dev-server/cluster/cluster-cli.js "$@"; }
 started_clusters=()
 stop_clusters() { for name in "${started_clusters[@]}"; do cluster stop --name "$name" --delete; done; }
 trap stop_clusters EXIT
-# One after the other: the first start builds the server when it is missing, once; the second
-# then takes seconds.
+# One after the other: the first start builds the server when it is missing, once; the others
+# then take seconds.
 started_clusters+=(test)
 started="$(cluster start --name test --fresh)"
 started_clusters+=(test-mtls)

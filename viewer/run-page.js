@@ -6,7 +6,7 @@ import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { ENDED, experimentText, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
-import { followEvents } from './sse.js';
+import { followEvents, reconnectDelay } from './sse.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, progressView, retitleCalls, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
@@ -34,6 +34,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   let chainHead;
   let stream;
   let pollTimer;
+  let openTimer;
   let disposed = false;
   let loadedFrom = 0; // steps numbered above this are loaded (or arriving live)
   let goneThrough = 0; // steps up to this one are gone from the server (past retention)
@@ -132,6 +133,12 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     if (disposed) return;
     message.textContent = describeFailure(err);
     message.classList.add('error');
+  };
+  /** A failure shown while the page opened, gone once a later try read the run. */
+  const clearFailure = () => {
+    if (!message.classList.contains('error')) return;
+    message.classList.remove('error');
+    message.textContent = '';
   };
 
   // ---- steps ----
@@ -240,6 +247,8 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
 
   let statusInFlight;
   let statusAgain = false;
+  /** The last status read's failure; a read that succeeds clears it. */
+  let statusFailure;
   const refreshStatus = async () => {
     if (statusInFlight) {
       statusAgain = true;
@@ -250,6 +259,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         statusAgain = false;
         try {
           status = await api(base, { query: { view, ...detailsQuery() } });
+          statusFailure = undefined;
           const pendingNow = new Set((status?.pendingApprovals ?? []).map(approvalKey));
           // A record shown as pending that the run no longer lists was decided or timed out: read its outcome.
           const stale = [...approvals].some(([key, record]) => record.status === 'pending' && !pendingNow.has(key));
@@ -261,6 +271,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
             renderApprovals();
           }
         } catch (err) {
+          statusFailure = err;
           fail(err);
         }
       } while (statusAgain && !disposed);
@@ -581,36 +592,50 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   observer.observe(earlier);
 
   // ---- start: status, the latest page, then live ----
-  void (async () => {
+  // A read the API answers 503 ("a worker or Temporal could not answer; retry"), 429 or another
+  // 5xx, or does not answer at all, is tried again as the stream is after a drop; a refusal is final.
+  const open = async (attempt) => {
     try {
       await refreshStatus();
-      if (!status) return;
-      const total = status.stepCount ?? status.steps ?? 0;
+      if (statusFailure) throw statusFailure;
+      const total = status?.stepCount ?? status?.steps ?? 0;
       loadedFrom = Math.max(0, total - PAGE);
       // A link to a step loads from just before it (the chain's pages after it follow).
       if (focusStep > 0) loadedFrom = Math.min(loadedFrom, focusStep - 1);
       await loadForward();
+      if (disposed) return;
+      clearFailure();
       updateEarlier();
       renderHead();
       renderApprovals();
       showFocus();
       void loadScores();
       void tools.loadSummary();
-      if (disposed) return;
       if (ended()) setLive('ended', 'run ended');
       else startStream();
     } catch (err) {
       fail(err);
+      if (disposed || !mayPass(err)) return;
+      const wait = reconnectDelay(attempt);
+      setLive('connecting', `trying again in ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`}`);
+      openTimer = setTimeout(() => void open(attempt + 1), wait);
     }
-  })();
+  };
+  void open(0);
 
   return () => {
     disposed = true;
     stream?.close();
     clearTimeout(pollTimer);
+    clearTimeout(openTimer);
     observer.disconnect();
     window.removeEventListener('scroll', onScroll);
   };
+}
+
+/** A failure a later try may not meet: no answer (status 0), too many requests, or a server error. */
+function mayPass(err) {
+  return err?.status === 0 || err?.status === 429 || err?.status >= 500;
 }
 
 function labelOfView(role) {

@@ -133,9 +133,13 @@ async function start(
   return started.json.runId as string;
 }
 
-/** A tab signed in as `who` (the token in the fragment, as `serve` prints it), at `route`. */
-async function openAs(who: Person | string, route = '/'): Promise<Page> {
+/**
+ * A tab signed in as `who` (the token in the fragment, as `serve` prints it), at `route`;
+ * `prepare` runs on the tab before it loads (to answer some of its requests itself).
+ */
+async function openAs(who: Person | string, route = '/', prepare?: (page: Page) => Promise<unknown>): Promise<Page> {
   const page = await browser.context.newPage();
+  await prepare?.(page);
   // Any uncaught error or CSP violation on any page fails the test that opened it.
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (message) => {
@@ -520,6 +524,54 @@ describe('the chain viewer in Chromium', () => {
       .locator('.steps .step')
       .evaluateAll((els) => els.map((el) => Number((el as unknown as { dataset: { step: string } }).dataset.step)));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    await page.close();
+  });
+
+  it('opens a running run whose first reads the server could not answer (503), then follows it live', async () => {
+    const runId = await start('dev', 'reopen', 'Count the ledger once the import is in', [
+      { content: [say('Waiting for the import.'), useTool('wait_for_gate', { gate: 'reopen' })] },
+      { content: [useTool('finish', { result: 'The import is in.' })] },
+    ]);
+    await eventually('the gate tool to start', async () => gate.started('reopen') || undefined);
+    // The run's status, as a server whose worker did not answer in time says it: twice, then as it is.
+    const statusPath = `/v1/runs/${encodeURIComponent(runId)}`;
+    let refused = 0;
+    const page = await openAs('dev', `/runs/${runId}`, (tab) =>
+      tab.route(
+        (url) => url.pathname === statusPath,
+        (route) => {
+          if (refused >= 2) return route.continue();
+          refused += 1;
+          return route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'unavailable', message: 'No worker answered in time; retry.' } }),
+          });
+        },
+      ),
+    );
+    await page.locator('.message.error', { hasText: 'No worker answered in time' }).waitFor();
+    await page.locator('.live-state[data-live="sse"]').waitFor({ timeout: 20_000 });
+    expect(refused).toBe(2);
+    expect(await page.locator('.message.error').count()).toBe(0);
+    await page.locator('.thought', { hasText: 'Waiting for the import.' }).waitFor();
+    gate.release('reopen');
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
+    await page.close();
+  });
+
+  it('says a run it may not read is not there, and does not ask again', async () => {
+    const statusReads: string[] = [];
+    const page = await openAs('dev', '/runs/no-such-run', async (tab) => {
+      tab.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/v1/runs/no-such-run') statusReads.push(request.url());
+      });
+    });
+    await page.locator('.message.error').waitFor();
+    // A retry would come after 0.5 s.
+    await page.waitForTimeout(1_500);
+    expect(statusReads).toHaveLength(1);
+    expect(await page.locator('.live-state').getAttribute('data-live')).toBe('off');
     await page.close();
   });
 

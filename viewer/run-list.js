@@ -111,6 +111,11 @@ export function renderRunList(root, { filters = {}, view } = {}) {
         more.hidden = !nextPageToken;
       } else runs = mergeFirstPage(runs, page?.runs ?? []);
       show();
+      // A load that failed (the server was down when the page opened) is answered now.
+      if (message.classList.contains('error')) {
+        message.classList.remove('error');
+        message.textContent = runs.length ? '' : 'No runs match.';
+      }
     } catch {
       // The next tick tries again; the message line is for what the person did.
     }

@@ -993,6 +993,32 @@ describe('the chain viewer in Chromium', () => {
     await user.close();
   });
 
+  it('opens the run list while the server cannot answer, says why, and shows the runs once it can', async () => {
+    const runId = await start('dev', 'list-heal', 'Count the open invoices', [
+      { content: [useTool('finish', { result: 'Twelve.' })] },
+    ]);
+    let refused = 0;
+    const page = await openAs('dev', '/', (tab) =>
+      tab.route(
+        (url) => url.pathname === '/v1/runs',
+        (route) => {
+          if (refused >= 1 || route.request().method() !== 'GET') return route.continue();
+          refused += 1;
+          return route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'unavailable', message: 'Temporal could not answer; retry.' } }),
+          });
+        },
+      ),
+    );
+    await page.locator('.message.error', { hasText: 'Temporal could not answer' }).waitFor();
+    // The list reads its first page again every 5 s.
+    await page.locator(`table.runs tbody tr[data-run-id="${runId}"]`).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.message.error').count()).toBe(0);
+    await page.close();
+  });
+
   it('shows how each run ended: the list badge in its tone (a failure never green), the run page the reason and the answer', async () => {
     const failed = await start('dev', 'end-fail', 'Read the locked ledger', [
       { content: [say('I lack access.'), useTool('give_up', { reason: 'The ledger is locked; I have no key.' })] },

@@ -1,7 +1,8 @@
 // Two runs side by side (#/compare/<a>/<b>): GET /v1/runs/{a}/compare/{b} in the person's view,
 // one row per iteration aligned by number, what differs named and its cells marked.
-import { api, describeFailure } from './api.js';
+import { api } from './api.js';
 import { detailsQuery } from './preferences.js';
+import { failureInto, readAgainUntilAnswered } from './read-again.js';
 import { h, replaceChildren } from './dom.js';
 import { formatUsd } from './format.js';
 
@@ -16,22 +17,22 @@ export function renderComparePage(root, { a, b, view }) {
     h('section', { class: 'panel' }, h('h2', {}, 'Two runs side by side'), message, body),
   );
   let disposed = false;
-  void (async () => {
-    try {
+  // Tried again while the server cannot answer (503), as the run page is.
+  const stop = readAgainUntilAnswered(
+    async () => {
       const c = await api(`/v1/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`, {
         query: { view, ...detailsQuery() },
       });
       if (disposed) return;
+      message.classList.remove('error');
       message.textContent = firstDifferenceLine(c);
       replaceChildren(body, comparisonTable(c));
-    } catch (err) {
-      if (disposed) return;
-      message.textContent = describeFailure(err);
-      message.classList.add('error');
-    }
-  })();
+    },
+    { failed: failureInto(message, () => disposed) },
+  );
   return () => {
     disposed = true;
+    stop();
   };
 }
 

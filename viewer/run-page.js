@@ -6,7 +6,8 @@ import { createChainTools } from './chain-tools.js';
 import { createChainState } from './chain-state.js';
 import { h, replaceChildren } from './dom.js';
 import { ENDED, experimentText, formatDateTime, goneStepsLine, originText, planLine, progressLine } from './format.js';
-import { followEvents, reconnectDelay } from './sse.js';
+import { followEvents } from './sse.js';
+import { readAgainUntilAnswered, tryingAgainText } from './read-again.js';
 import { createRunControls } from './run-controls.js';
 import { liveView, progressView, retitleCalls, stepView } from './step-view.js';
 import { detailsQuery, detailsToggle } from './preferences.js';
@@ -34,7 +35,6 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   let chainHead;
   let stream;
   let pollTimer;
-  let openTimer;
   let disposed = false;
   let loadedFrom = 0; // steps numbered above this are loaded (or arriving live)
   let goneThrough = 0; // steps up to this one are gone from the server (past retention)
@@ -591,51 +591,41 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   });
   observer.observe(earlier);
 
-  // ---- start: status, the latest page, then live ----
-  // A read the API answers 503 ("a worker or Temporal could not answer; retry"), 429 or another
-  // 5xx, or does not answer at all, is tried again as the stream is after a drop; a refusal is final.
-  const open = async (attempt) => {
-    try {
-      await refreshStatus();
-      if (statusFailure) throw statusFailure;
-      const total = status?.stepCount ?? status?.steps ?? 0;
-      loadedFrom = Math.max(0, total - PAGE);
-      // A link to a step loads from just before it (the chain's pages after it follow).
-      if (focusStep > 0) loadedFrom = Math.min(loadedFrom, focusStep - 1);
-      await loadForward();
-      if (disposed) return;
-      clearFailure();
-      updateEarlier();
-      renderHead();
-      renderApprovals();
-      showFocus();
-      void loadScores();
-      void tools.loadSummary();
-      if (ended()) setLive('ended', 'run ended');
-      else startStream();
-    } catch (err) {
-      fail(err);
-      if (disposed || !mayPass(err)) return;
-      const wait = reconnectDelay(attempt);
-      setLive('connecting', `trying again in ${wait < 1000 ? `${wait} ms` : `${Math.round(wait / 1000)} s`}`);
-      openTimer = setTimeout(() => void open(attempt + 1), wait);
-    }
+  // ---- start: status, the latest page, then live (tried again while the server cannot answer) ----
+  const open = async () => {
+    await refreshStatus();
+    if (statusFailure) throw statusFailure;
+    const total = status?.stepCount ?? status?.steps ?? 0;
+    loadedFrom = Math.max(0, total - PAGE);
+    // A link to a step loads from just before it (the chain's pages after it follow).
+    if (focusStep > 0) loadedFrom = Math.min(loadedFrom, focusStep - 1);
+    await loadForward();
+    if (disposed) return;
+    clearFailure();
+    updateEarlier();
+    renderHead();
+    renderApprovals();
+    showFocus();
+    void loadScores();
+    void tools.loadSummary();
+    if (ended()) setLive('ended', 'run ended');
+    else startStream();
   };
-  void open(0);
+  const stopOpening = readAgainUntilAnswered(open, {
+    failed: (err, waitMs) => {
+      fail(err);
+      if (waitMs !== undefined && !disposed) setLive('connecting', tryingAgainText(waitMs));
+    },
+  });
 
   return () => {
     disposed = true;
     stream?.close();
     clearTimeout(pollTimer);
-    clearTimeout(openTimer);
+    stopOpening();
     observer.disconnect();
     window.removeEventListener('scroll', onScroll);
   };
-}
-
-/** A failure a later try may not meet: no answer (status 0), too many requests, or a server error. */
-function mayPass(err) {
-  return err?.status === 0 || err?.status === 429 || err?.status >= 500;
 }
 
 function labelOfView(role) {

@@ -1,7 +1,8 @@
 // A run's timeline (#/runs/<id>/timeline): the waterfall of GET /v1/runs/{id}/timeline, one row
 // per lane so parallel calls sit side by side; a bar opens its step on the run page.
-import { api, describeFailure } from './api.js';
+import { api } from './api.js';
 import { detailsQuery } from './preferences.js';
+import { failureInto, readAgainUntilAnswered } from './read-again.js';
 import { timelineLayout } from './chart-layout.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDateTime, formatDuration } from './format.js';
@@ -20,12 +21,14 @@ export function renderTimelinePage(root, { runId, view }) {
     h('section', { class: 'panel' }, h('h2', {}, `Timeline of ${runId}`), message, body),
   );
   let disposed = false;
-  void (async () => {
-    try {
+  // Tried again while the server cannot answer (503), as the run page is.
+  const stop = readAgainUntilAnswered(
+    async () => {
       const timeline = await api(`/v1/runs/${encodeURIComponent(runId)}/timeline`, {
         query: { view, ...detailsQuery() },
       });
       if (disposed) return;
+      message.classList.remove('error');
       message.textContent = `Started ${formatDateTime(timeline.startedAt)} · ${formatDuration(timeline.totalMs)} · ${timeline.bars.length} bar${timeline.bars.length === 1 ? '' : 's'}${timeline.omitted ? ` · ${timeline.omitted} more not drawn` : ''}`;
       replaceChildren(
         body,
@@ -34,14 +37,12 @@ export function renderTimelinePage(root, { runId, view }) {
         waterfall(timeline, runHref),
         barTable(timeline, runHref),
       );
-    } catch (err) {
-      if (disposed) return;
-      message.textContent = describeFailure(err);
-      message.classList.add('error');
-    }
-  })();
+    },
+    { failed: failureInto(message, () => disposed) },
+  );
   return () => {
     disposed = true;
+    stop();
   };
 }
 

@@ -151,6 +151,27 @@ async function openAs(who: Person | string, route = '/', prepare?: (page: Page) 
   return page;
 }
 
+/**
+ * Answers the tab's first `times` GETs of a path `matches` with 503, as a server whose worker or
+ * Temporal could not answer does; the count says how many it answered so.
+ */
+async function unavailableFirst(page: Page, matches: (path: string) => boolean, times = 1) {
+  const refused = { count: 0 };
+  await page.route(
+    (url) => matches(url.pathname),
+    (route) => {
+      if (refused.count >= times || route.request().method() !== 'GET') return route.continue();
+      refused.count += 1;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'unavailable', message: 'No worker answered in time; retry.' } }),
+      });
+    },
+  );
+  return refused;
+}
+
 async function pendingApproval(runId: string): Promise<{ callId: string }> {
   return eventually('a pending approval', async () => {
     const { json } = await s.call('dev', 'GET', `/v1/runs/${runId}`);
@@ -534,29 +555,24 @@ describe('the chain viewer in Chromium', () => {
     ]);
     await eventually('the gate tool to start', async () => gate.started('reopen') || undefined);
     // The run's status, as a server whose worker did not answer in time says it: twice, then as it is.
-    const statusPath = `/v1/runs/${encodeURIComponent(runId)}`;
-    let refused = 0;
-    const page = await openAs('dev', `/runs/${runId}`, (tab) =>
-      tab.route(
-        (url) => url.pathname === statusPath,
-        (route) => {
-          if (refused >= 2) return route.continue();
-          refused += 1;
-          return route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({ error: { code: 'unavailable', message: 'No worker answered in time; retry.' } }),
-          });
-        },
-      ),
-    );
+    let refused = { count: 0 };
+    const page = await openAs('dev', `/runs/${runId}`, async (tab) => {
+      refused = await unavailableFirst(tab, (path) => path === `/v1/runs/${encodeURIComponent(runId)}`, 2);
+    });
     await page.locator('.message.error', { hasText: 'No worker answered in time' }).waitFor();
     await page.locator('.live-state[data-live="sse"]').waitFor({ timeout: 20_000 });
-    expect(refused).toBe(2);
+    expect(refused.count).toBe(2);
     expect(await page.locator('.message.error').count()).toBe(0);
     await page.locator('.thought', { hasText: 'Waiting for the import.' }).waitFor();
     gate.release('reopen');
     await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
+    // Its timeline, the same.
+    const timelineRefused = await unavailableFirst(page, (path) => path.endsWith('/timeline'));
+    await page.locator('a.timeline-link').click();
+    await page.locator('.panel .message.error', { hasText: 'trying again in 500 ms' }).waitFor();
+    await page.locator('svg.waterfall g.bar').first().waitFor({ timeout: 20_000 });
+    expect(timelineRefused.count).toBe(1);
+    expect(await page.locator('.message.error').count()).toBe(0);
     await page.close();
   });
 
@@ -997,22 +1013,8 @@ describe('the chain viewer in Chromium', () => {
     const runId = await start('dev', 'list-heal', 'Count the open invoices', [
       { content: [useTool('finish', { result: 'Twelve.' })] },
     ]);
-    let refused = 0;
-    const page = await openAs('dev', '/', (tab) =>
-      tab.route(
-        (url) => url.pathname === '/v1/runs',
-        (route) => {
-          if (refused >= 1 || route.request().method() !== 'GET') return route.continue();
-          refused += 1;
-          return route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({ error: { code: 'unavailable', message: 'Temporal could not answer; retry.' } }),
-          });
-        },
-      ),
-    );
-    await page.locator('.message.error', { hasText: 'Temporal could not answer' }).waitFor();
+    const page = await openAs('dev', '/', (tab) => unavailableFirst(tab, (path) => path === '/v1/runs'));
+    await page.locator('.message.error', { hasText: 'No worker answered in time' }).waitFor();
     // The list reads its first page again every 5 s.
     await page.locator(`table.runs tbody tr[data-run-id="${runId}"]`).waitFor({ timeout: 20_000 });
     expect(await page.locator('.message.error').count()).toBe(0);
@@ -1076,8 +1078,11 @@ describe('the chain viewer in Chromium', () => {
     await fork.result();
 
     const page = await openAs('dev', `/runs/${fork.workflowId}`);
+    // The comparison's first read is answered 503: the page says so, then shows it.
+    const compareRefused = await unavailableFirst(page, (path) => path.includes('/compare/'));
     await page.locator('a.compare-origin').click();
     await page.locator('table.compare').waitFor({ timeout: 20_000 });
+    expect(compareRefused.count).toBe(1);
     expect(page.url()).toContain(`#/compare/${original}/${fork.workflowId}`);
     expect(await page.locator('.panel .message').textContent()).toBe(
       'Same through iteration 1; they differ from iteration 2.',

@@ -40,8 +40,8 @@ export function writeTokenFile(dir: string): { file: string; tokens: Record<Pers
 }
 
 /**
- * A scripted model per run, chosen by a key the run's task contains: one worker serves every
- * run of a test file. A task without a known key fails its model call.
+ * A scripted model per run, chosen by the longest key the run's task contains: one worker serves
+ * every run of a test file. A task without a known key fails its model call.
  */
 export function routedModel(): ModelProvider & { script(key: string, turns: readonly ScriptedTurn[]): ScriptedModel } {
   const scripts = new Map<string, ScriptedModel>();
@@ -55,7 +55,10 @@ export function routedModel(): ModelProvider & { script(key: string, turns: read
     async complete(request, signal, hooks) {
       const first = request.messages[0];
       const text = first?.content.map((b) => ('text' in b ? b.text : '')).join('') ?? '';
-      for (const [key, model] of scripts) if (text.includes(key)) return model.complete(request, signal, hooks);
+      // The longest key the task holds: a run of `[list-live]` is not `live`'s.
+      let chosen: string | undefined;
+      for (const key of scripts.keys()) if (text.includes(key) && key.length > (chosen?.length ?? 0)) chosen = key;
+      if (chosen !== undefined) return scripts.get(chosen)!.complete(request, signal, hooks);
       throw new Error(`no script for task ${text.slice(0, 80)}`);
     },
   };

@@ -995,6 +995,12 @@ describe('the chain viewer in Chromium', () => {
       { content: [useTool('finish', { result: 'None archived.' })] },
     ]);
     await page.locator(`table.runs tbody tr[data-run-id="${later}"]`).waitFor({ timeout: 20_000 });
+    // Its own script answered it (the key `live` of another test's run is in its key too).
+    const ending = await eventually('the later run to end', async () => {
+      const { json } = await s.call('dev', 'GET', `/v1/runs/${later}`);
+      return json.ending;
+    });
+    expect([ending.state, ending.terminationReason]).toEqual(['completed', 'success']);
     // Merged in, never doubled: each run is one row.
     const listed = await page
       .locator('table.runs tbody tr')

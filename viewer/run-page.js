@@ -73,10 +73,14 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   const people = createRunControls({
     base,
     tell: (text) => {
+      readFailed = false;
       message.classList.remove('error');
       message.textContent = text;
     },
-    fail: (err) => fail(err),
+    fail: (err) => {
+      readFailed = false;
+      fail(err);
+    },
     changed: () => void refreshStatus(),
   });
 
@@ -134,9 +138,18 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     message.textContent = describeFailure(err);
     message.classList.add('error');
   };
-  /** A failure shown while the page opened, gone once a later try read the run. */
-  const clearFailure = () => {
-    if (!message.classList.contains('error')) return;
+  /**
+   * A failure to read the run (opening, polling, a status refresh): shown until a later read
+   * answers. What the person did (a decision, a cancel) keeps its own message until they act again.
+   */
+  let readFailed = false;
+  const failRead = (err) => {
+    fail(err);
+    readFailed = !disposed;
+  };
+  const readAnswered = () => {
+    if (!readFailed) return;
+    readFailed = false;
     message.classList.remove('error');
     message.textContent = '';
   };
@@ -260,6 +273,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         try {
           status = await api(base, { query: { view, ...detailsQuery() } });
           statusFailure = undefined;
+          readAnswered();
           const pendingNow = new Set((status?.pendingApprovals ?? []).map(approvalKey));
           // A record shown as pending that the run no longer lists was decided or timed out: read its outcome.
           const stale = [...approvals].some(([key, record]) => record.status === 'pending' && !pendingNow.has(key));
@@ -272,7 +286,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
           }
         } catch (err) {
           statusFailure = err;
-          fail(err);
+          failRead(err);
         }
       } while (statusAgain && !disposed);
       statusInFlight = undefined;
@@ -498,7 +512,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
         await loadForward();
         await refreshStatus();
       } catch (err) {
-        fail(err);
+        failRead(err);
       }
       if (ended()) {
         setLive('ended', 'run ended');
@@ -601,7 +615,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
     if (focusStep > 0) loadedFrom = Math.min(loadedFrom, focusStep - 1);
     await loadForward();
     if (disposed) return;
-    clearFailure();
+    readAnswered();
     updateEarlier();
     renderHead();
     renderApprovals();
@@ -613,7 +627,7 @@ export function renderRunPage(root, { runId, me, view, focusStep, reload = () =>
   };
   const stopOpening = readAgainUntilAnswered(open, {
     failed: (err, waitMs) => {
-      fail(err);
+      failRead(err);
       if (waitMs !== undefined && !disposed) setLive('connecting', tryingAgainText(waitMs));
     },
   });

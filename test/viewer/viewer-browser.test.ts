@@ -153,14 +153,15 @@ async function openAs(who: Person | string, route = '/', prepare?: (page: Page) 
 
 /**
  * Answers the tab's first `times` GETs of a path `matches` with 503, as a server whose worker or
- * Temporal could not answer does; the count says how many it answered so.
+ * Temporal could not answer does; `count` says how many it answered so, and raising `times`
+ * refuses more.
  */
 async function unavailableFirst(page: Page, matches: (path: string) => boolean, times = 1) {
-  const refused = { count: 0 };
+  const refused = { count: 0, times };
   await page.route(
     (url) => matches(url.pathname),
     (route) => {
-      if (refused.count >= times || route.request().method() !== 'GET') return route.continue();
+      if (refused.count >= refused.times || route.request().method() !== 'GET') return route.continue();
       refused.count += 1;
       return route.fulfill({
         status: 503,
@@ -573,6 +574,32 @@ describe('the chain viewer in Chromium', () => {
     await page.locator('svg.waterfall g.bar').first().waitFor({ timeout: 20_000 });
     expect(timelineRefused.count).toBe(1);
     expect(await page.locator('.message.error').count()).toBe(0);
+    await page.close();
+  });
+
+  it('follows a run by reading its chain every 2 s on a server without the stream, and shows a failed read until one answers', async () => {
+    const runId = await start('dev', 'polled', 'Count the ledger once the export is in', [
+      { content: [say('Waiting for the export.'), useTool('wait_for_gate', { gate: 'polled' })] },
+      { content: [useTool('finish', { result: 'The export is in.' })] },
+    ]);
+    await eventually('the gate tool to start', async () => gate.started('polled') || undefined);
+    const chainPath = `/v1/runs/${encodeURIComponent(runId)}/chain`;
+    let chainRefused = { count: 0, times: 0 };
+    const page = await openAs('dev', `/runs/${runId}`, async (tab) => {
+      // The stream answers 503, as a server without it (or at its cap of streams) does.
+      await unavailableFirst(tab, (path) => path.endsWith('/events'), Number.MAX_SAFE_INTEGER);
+      chainRefused = await unavailableFirst(tab, (path) => path === chainPath, 0);
+    });
+    await page.locator('.live-state[data-live="poll"]', { hasText: 'refreshing every 2 s' }).waitFor();
+    await page.locator('.thought', { hasText: 'Waiting for the export.' }).waitFor();
+    // The next chain read fails: the page says so, and the read after it takes the failure away.
+    chainRefused.times = 1;
+    await page.locator('.message.error', { hasText: 'No worker answered in time' }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('.message.error').count(), { timeout: 20_000 }).toBe(0);
+    expect(chainRefused.count).toBe(1);
+    gate.release('polled');
+    await page.locator('.conclusion', { hasText: 'The export is in.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
     await page.close();
   });
 

@@ -133,6 +133,16 @@ async function start(
   return started.json.runId as string;
 }
 
+/** A run that says `saying`, then waits in its tool until the test opens the gate `key`, then answers `answer`. */
+async function startGated(key: string, task: string, saying: string, answer: string): Promise<string> {
+  const runId = await start('dev', key, task, [
+    { content: [say(saying), useTool('wait_for_gate', { gate: key })] },
+    { content: [useTool('finish', { result: answer })] },
+  ]);
+  await eventually('the gate tool to start', async () => gate.started(key) || undefined);
+  return runId;
+}
+
 /**
  * A tab signed in as `who` (the token in the fragment, as `serve` prints it), at `route`;
  * `prepare` runs on the tab before it loads (to answer some of its requests itself).
@@ -550,11 +560,7 @@ describe('the chain viewer in Chromium', () => {
   });
 
   it('opens a running run whose first reads the server could not answer (503), then follows it live', async () => {
-    const runId = await start('dev', 'reopen', 'Count the ledger once the import is in', [
-      { content: [say('Waiting for the import.'), useTool('wait_for_gate', { gate: 'reopen' })] },
-      { content: [useTool('finish', { result: 'The import is in.' })] },
-    ]);
-    await eventually('the gate tool to start', async () => gate.started('reopen') || undefined);
+    const runId = await startGated('reopen', 'Count the imported ledger', 'Waiting for the import.', 'Imported.');
     // The run's status, as a server whose worker did not answer in time says it: twice, then as it is.
     let refused = { count: 0 };
     const page = await openAs('dev', `/runs/${runId}`, async (tab) => {
@@ -578,11 +584,7 @@ describe('the chain viewer in Chromium', () => {
   });
 
   it('follows a run by reading its chain every 2 s on a server without the stream, and shows a failed read until one answers', async () => {
-    const runId = await start('dev', 'polled', 'Count the ledger once the export is in', [
-      { content: [say('Waiting for the export.'), useTool('wait_for_gate', { gate: 'polled' })] },
-      { content: [useTool('finish', { result: 'The export is in.' })] },
-    ]);
-    await eventually('the gate tool to start', async () => gate.started('polled') || undefined);
+    const runId = await startGated('polled', 'Count the exported ledger', 'Waiting for the export.', 'Exported.');
     const chainPath = `/v1/runs/${encodeURIComponent(runId)}/chain`;
     let chainRefused = { count: 0, times: 0 };
     const page = await openAs('dev', `/runs/${runId}`, async (tab) => {
@@ -598,7 +600,7 @@ describe('the chain viewer in Chromium', () => {
     await expect.poll(() => page.locator('.message.error').count(), { timeout: 20_000 }).toBe(0);
     expect(chainRefused.count).toBe(1);
     gate.release('polled');
-    await page.locator('.conclusion', { hasText: 'The export is in.' }).waitFor({ timeout: 20_000 });
+    await page.locator('.conclusion', { hasText: 'Exported.' }).waitFor({ timeout: 20_000 });
     await page.locator('.live-state[data-live="ended"]').waitFor({ timeout: 20_000 });
     await page.close();
   });

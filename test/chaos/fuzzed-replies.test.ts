@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { z } from 'zod';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../../src/activities/models/scripted-model';
-import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import { defineTool } from '../../src/tools/define-tool';
 import { bySize, chaosSettings } from './chaos-settings';
 import { fuzzProblems } from './lib/fuzz-checks';
 import { describeFuzz, fuzzCoverage, planFuzz, type FuzzPlan } from './lib/fuzz-plan';
 import { createRunRouter, type RunRouter } from './lib/fault-run-router';
 import { runPool, withDeadline } from './lib/fault-run-pool';
+import { suiteReplayOptions } from '../helpers/replay-runtime';
 import { createHarness, type AgentHarness, useTestEnv } from '../helpers/temporal-env';
 import { testTools } from '../helpers/test-tools';
 
@@ -72,10 +72,7 @@ async function fuzzRun(h: AgentHarness, router: RunRouter, plan: FuzzPlan): Prom
 async function replayProblems(records: readonly RunRecord[]): Promise<Map<string, string>> {
   const failed = new Map<string, string>(records.map((r) => [r.workflowId, 'its history was never replayed']));
   const histories = records.map(({ workflowId, history }) => ({ workflowId, history }));
-  for await (const replay of Worker.runReplayHistories(
-    { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
-    histories,
-  )) {
+  for await (const replay of Worker.runReplayHistories(suiteReplayOptions(), histories)) {
     if (replay.error) failed.set(replay.workflowId, `replay failed: ${String(replay.error)}`);
     else failed.delete(replay.workflowId);
   }

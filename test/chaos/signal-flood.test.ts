@@ -1,11 +1,11 @@
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTool } from '../../src/activities/models/scripted-model';
-import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 import type { AgentResult, ReasoningStep } from '../../src/domain';
 import { MAX_QUEUED_INSTRUCTIONS } from '../../src/workflows/people/steering-inbox';
 import { ScriptBook, gateTool, sharedWorker, waitFor } from '../helpers/people-helpers';
+import { suiteReplayOptions } from '../helpers/replay-runtime';
 import { scriptedInput } from '../helpers/scripted-input';
 import { createHarness } from '../helpers/temporal-env';
 import { bySize } from './chaos-settings';
@@ -85,10 +85,6 @@ describe('a flood of signals', () => {
       [...causes].filter((c) => c !== WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND),
     ).toEqual([]);
     // A worker that restarts replays every signal and reaches the same commands.
-    await Worker.runReplayHistory(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
-      history,
-      'replay-signal-flood',
-    );
+    await Worker.runReplayHistory(suiteReplayOptions(), history, 'replay-signal-flood');
   }, 900_000);
 });

@@ -1,4 +1,6 @@
-import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type ReplayResult, type ReplayWorkerOptions } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
 /**
  * Installs a Runtime that logs errors only: the replay tests' negative controls make the core log
@@ -24,3 +26,15 @@ export async function replayEach(
   for await (const result of Worker.runReplayHistories(options, histories)) results.push(result);
   return results;
 }
+
+/**
+ * The worker's run-event sinks, registered as a real worker registers them. Replay never calls a
+ * sink, but the SDK logs an error for each call a workflow makes to one it does not know.
+ */
+export const replaySinks = (): ReplayWorkerOptions['sinks'] => createWorkerRunEvents(undefined).sinks;
+
+/** Replay against the suite's workflow bundle, as its workers run it. */
+export const suiteReplayOptions = (): ReplayWorkerOptions => ({
+  workflowBundle: { codePath: inject('workflowBundlePath') },
+  sinks: replaySinks(),
+});

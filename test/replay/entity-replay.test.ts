@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Worker, type ReplayResult } from '@temporalio/worker';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/worker';
 import { PROJECT_ROOT } from '../helpers/cli-process';
-import { installQuietReplayRuntime, replayEach } from '../helpers/replay-runtime';
+import { installQuietReplayRuntime, replayEach, replaySinks, suiteReplayOptions } from '../helpers/replay-runtime';
 import { ENTITY_SCENARIOS, fixtureName } from './entity-scenarios';
 
 // Recorded histories of the evaluation, scores and thread workflows (entity-fixtures.recorder.ts), replayed
@@ -50,10 +49,7 @@ describe('replay of recorded evaluation and scores histories', () => {
   });
 
   it('replays every fixture against the current workflow code without a determinism error', async () => {
-    const results = await replayAll({
-      workflowBundle: { codePath: inject('workflowBundlePath') },
-      sinks: createWorkerRunEvents(undefined).sinks,
-    });
+    const results = await replayAll(suiteReplayOptions());
     expect(results).toHaveLength(expectedFixtures.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });
@@ -63,11 +59,7 @@ describe('replay of recorded evaluation and scores histories', () => {
     expect(evaluations.length).toBeGreaterThan(0);
     const renamed = evaluations.map((f) => ({ ...f, workflowId: `${f.workflowId}-renamed` }));
     const results: ReplayResult[] = [];
-    for await (const r of Worker.runReplayHistories(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
-      renamed,
-    ))
-      results.push(r);
+    for await (const r of Worker.runReplayHistories(suiteReplayOptions(), renamed)) results.push(r);
     expect(results.map((r) => r.error?.name)).toEqual(evaluations.map(() => 'DeterminismViolationError'));
   });
 
@@ -90,7 +82,7 @@ export async function evaluationCaseWorkflow(input: unknown): Promise<unknown> {
         ...WORKFLOW_BUNDLER_OPTIONS,
         logger: new DefaultLogger('ERROR'),
       });
-      const results = await replayAll({ workflowBundle: { code }, sinks: createWorkerRunEvents(undefined).sinks });
+      const results = await replayAll({ workflowBundle: { code }, sinks: replaySinks() });
       const cases = new Set(
         fixtures().flatMap((f) => (workflowType(f) === 'evaluationCaseWorkflow' ? [f.workflowId] : [])),
       );
@@ -119,7 +111,7 @@ export async function threadWorkflow(input: unknown): Promise<unknown> { return 
 `,
     );
     try {
-      const results = await replayAll({ workflowsPath: path.join(dir, 'index.ts') });
+      const results = await replayAll({ workflowsPath: path.join(dir, 'index.ts'), sinks: replaySinks() });
       expect(results).toHaveLength(expectedFixtures.length);
       for (const r of results) expect(r.error?.name, r.workflowId).toBe('DeterminismViolationError');
     } finally {

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker, type ReplayResult } from '@temporalio/worker';
-import { installQuietReplayRuntime } from '../helpers/replay-runtime';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { installQuietReplayRuntime, suiteReplayOptions } from '../helpers/replay-runtime';
 
 /**
  * A recorded history with its one signal swapped for a hostile one, as anyone who can signal a
@@ -65,10 +64,7 @@ beforeAll(installQuietReplayRuntime);
 describe('replay of a history with a hostile signal swapped in', () => {
   it.each(swaps)('$name replays without a workflow task failure', async ({ signalName, payload, encoding }) => {
     const results: ReplayResult[] = [];
-    for await (const r of Worker.runReplayHistories(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: createWorkerRunEvents(undefined).sinks },
-      [swapped(signalName, payload, encoding)],
-    ))
+    for await (const r of Worker.runReplayHistories(suiteReplayOptions(), [swapped(signalName, payload, encoding)]))
       results.push(r);
     expect(results).toHaveLength(1);
     expect(results[0]!.error, String(results[0]!.error)).toBeUndefined();

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/cli-process';
-import { installQuietReplayRuntime, replayEach } from '../helpers/replay-runtime';
+import { installQuietReplayRuntime, replayEach, replaySinks, suiteReplayOptions } from '../helpers/replay-runtime';
 import { REPLAY_SCENARIOS } from './scenarios';
-import { createWorkerRunEvents } from '../../src/events/run-event-sinks';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const fixtures = () =>
@@ -33,10 +32,7 @@ describe('replay of recorded histories', () => {
   });
 
   it('replays every fixture against the current workflow code without a determinism error', async () => {
-    const results = await replayAll({
-      workflowBundle: { codePath: inject('workflowBundlePath') },
-      sinks: createWorkerRunEvents(undefined).sinks,
-    });
+    const results = await replayAll(suiteReplayOptions());
     expect(results).toHaveLength(REPLAY_SCENARIOS.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   });
@@ -52,7 +48,7 @@ export async function agentWorkflow(input: unknown): Promise<unknown> { return c
 `,
     );
     try {
-      const results = await replayAll({ workflowsPath: path.join(dir, 'index.ts') });
+      const results = await replayAll({ workflowsPath: path.join(dir, 'index.ts'), sinks: replaySinks() });
       expect(results).toHaveLength(REPLAY_SCENARIOS.length);
       for (const r of results) expect(r.error?.name, r.workflowId).toBe('DeterminismViolationError');
     } finally {

@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
@@ -7,6 +7,7 @@ import { ModelRegistry, type ReasoningStep } from '../../../src/domain';
 import { startFakeMessagesServer, text, type FakeRequestBody, type ScriptEntry } from '../../../src/testing';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { resultStepOfTool } from '../../helpers/chain-helpers';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -103,13 +104,7 @@ describe('ask_model consensus in a run on the dev server', () => {
     expect(vote!.stepNumber).toBeGreaterThan(perModel[2]!.stepNumber);
 
     const history = await env.client.workflow.getHandle(result.chain.chainId).fetchHistory();
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: { codePath: inject('workflowBundlePath') } },
-        history,
-        result.chain.chainId,
-      ),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteReplayOptions(), history, result.chain.chainId)).resolves.toBeUndefined();
   }, 120_000);
 
   /**

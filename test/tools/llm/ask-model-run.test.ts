@@ -1,11 +1,12 @@
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import { modelCallsOfRun } from '../../../src/client/history/model-call-history';
 import { ModelRegistry, renderChainMarkdown } from '../../../src/domain';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { callStepOfTool, resultStepOfTool } from '../../helpers/chain-helpers';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -64,13 +65,7 @@ describe('ask_model in a run on the dev server', () => {
     expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual(
       [],
     );
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: { codePath: inject('workflowBundlePath') } },
-        history,
-        result.chain.chainId,
-      ),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteReplayOptions(), history, result.chain.chainId)).resolves.toBeUndefined();
   }, 120_000);
 
   it('a budget that cannot afford the sub-call records it as not run and stops the run as a budget stop', async () => {

@@ -1,11 +1,12 @@
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/activities/models/anthropic/anthropic-provider';
 import { useTool } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import type { AgentResult, ReasoningStep } from '../../../src/domain';
 import { startFakeMessagesServer, text, type FakeRequestBody, type ScriptEntry } from '../../../src/testing';
 import { resultStep } from '../../helpers/chain-helpers';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 
@@ -156,13 +157,7 @@ describe('the claim judge (grounding.judge) on the dev server', () => {
     expect(plain(renderStep(result.chain.steps.at(-1)!))).toContain('contradicted: beta is 40 km; unsupported: 40 km');
 
     const history = await env.client.workflow.getHandle(result.chain.chainId).fetchHistory();
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: { codePath: inject('workflowBundlePath') } },
-        history,
-        result.chain.chainId,
-      ),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteReplayOptions(), history, result.chain.chainId)).resolves.toBeUndefined();
   }, 120_000);
 
   it('an unreadable reply keeps the rules’ judgement and says so; no judge asks nothing', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool } from '../../../src/activities/models/scripted-model';
 import { generateSigningKey } from '../../../src/server/signing/generate-signing-key';
 import type { Identity } from '../../../src/server/auth/identity';
@@ -19,6 +19,7 @@ import {
   writeFileTool,
 } from '../../helpers/approval-helpers';
 import { waitFor } from '../../helpers/people-helpers';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { runScripted } from '../../helpers/run-scripted';
 import { modelsByName, scripted } from '../../helpers/sub-agent-helpers';
 import { finishWithLastResult, waitForChildren } from '../../helpers/sub-agent-scripts';
@@ -191,9 +192,7 @@ describe('signed decisions', () => {
     const markers = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
     expect(markers).toEqual([]);
     // The recorded history replays without a determinism error: the dropped steer is dropped again.
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteReplayOptions(), history, workflowId)).resolves.toBeUndefined();
   });
 
   it('changes nothing for a run without signedDecisions: an unsigned approval is accepted', async () => {

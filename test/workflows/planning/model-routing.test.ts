@@ -1,10 +1,11 @@
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScriptedModel, say, useTool, type ScriptedTurn } from '../../../src/activities/models/scripted-model';
 import { renderStep } from '../../../src/cli/render/render-step';
 import { ModelRegistry, renderChainMarkdown, type ModelRequest } from '../../../src/domain';
 import { createLlmTool } from '../../../src/tools/builtin/llm';
 import { callStep, resultStep } from '../../helpers/chain-helpers';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { runScripted } from '../../helpers/run-scripted';
 import { useTestEnv } from '../../helpers/temporal-env';
 
@@ -81,9 +82,7 @@ describe.concurrent('ask_model routed by the plan task complexity', () => {
     expect((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual(
       [],
     );
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, workflowId),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory(suiteReplayOptions(), history, workflowId)).resolves.toBeUndefined();
   });
 
   it('with planning.routeModels false, a call without a model goes to the tool default and says so', async () => {

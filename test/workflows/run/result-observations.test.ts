@@ -1,10 +1,11 @@
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, useTool } from '../../../src/activities/models/scripted-model';
 import { restoreObservations } from '../../../src/client/chain/restore-observations';
 import { readShortened, type ReasoningChain } from '../../../src/domain';
 import { defineTool } from '../../../src/tools/define-tool';
+import { suiteReplayOptions } from '../../helpers/replay-runtime';
 import { SCRIPTED_MODEL } from '../../helpers/scripted-input';
 import { createHarness, useTestEnv } from '../../helpers/temporal-env';
 
@@ -124,13 +125,7 @@ describe("a finished run's result names the long observations its history holds,
 
       // The run replays.
       const history = await env.client.workflow.getHandle(handle.workflowId).fetchHistory();
-      await expect(
-        Worker.runReplayHistory(
-          { workflowBundle: { codePath: inject('workflowBundlePath') } },
-          history,
-          handle.workflowId,
-        ),
-      ).resolves.toBeUndefined();
+      await expect(Worker.runReplayHistory(suiteReplayOptions(), history, handle.workflowId)).resolves.toBeUndefined();
     },
   );
 

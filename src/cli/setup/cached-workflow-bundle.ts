@@ -19,6 +19,8 @@ export interface CachedBundleOptions {
   log?: (line: string) => void;
   /** False: the bundle preloads NO_STACK_TRACES_MODULE (THOUGHTLINE_WORKFLOW_STACK_TRACES=off); default true. */
   workflowStackTraces?: boolean;
+  /** Whose OTEL_* variables add OpenTelemetry's workflow interceptors; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Every file of the compiled tree the workflows come from, in a stable order. */
@@ -70,7 +72,7 @@ export const workflowBuildId = (failureConverterPath?: string): string =>
  * Written to a temporary name and renamed, so concurrent callers never read half a file.
  */
 export async function cachedWorkflowBundle(options: CachedBundleOptions): Promise<{ codePath: string }> {
-  const telemetry = telemetryBundleOptions();
+  const telemetry = telemetryBundleOptions(options.env);
   const stackTraces = options.workflowStackTraces !== false;
   // The same code either way (the same build id), in a file of its own.
   const codePath = path.join(

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { cachedWorkflowBundle } from '../src/cli/setup/cached-workflow-bundle';
@@ -16,9 +18,17 @@ declare module 'vitest' {
  * The server is a dev server of its own, or the one THOUGHTLINE_TEST_TEMPORAL_ADDRESS names. The
  * bundle is the CLI's cached one, kept under .thoughtline/tmp until src/ or the installed
  * dependencies change: CI's later stages, and a developer's next run, skip webpack's seconds.
+ * The run's temporary files (the files', and those of every process they start) go in one folder,
+ * TMPDIR for the workers, removed at the end: files that left theirs behind left about 35 folders
+ * in /tmp a run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-suite-'));
+  // As /tmp's own mode: the test PostgreSQL runs as the `postgres` user, in a folder made here.
+  fs.chmodSync(tmp, 0o1777);
+  const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true });
+  process.env.TMPDIR = tmp;
   // The run's first lines: the files' own lines follow once the server and the bundle are ready.
   console.error('[suite] starting the Temporal dev server; the workflow bundle is reused or built once for the run…');
   // Side by side: the server mostly waits on its own process while the bundler computes.
@@ -33,9 +43,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A server started for a bundle that failed is stopped, not orphaned.
   if (bundling.status === 'rejected') {
     if (serving.status === 'fulfilled') await serving.value.stop();
+    removeTmp();
     throw bundling.reason;
   }
-  if (serving.status === 'rejected') throw serving.reason;
+  if (serving.status === 'rejected') {
+    removeTmp();
+    throw serving.reason;
+  }
   const server = serving.value;
   console.error(
     `[suite] server and bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s; running the files`,
@@ -43,5 +57,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('workflowBundlePath', bundling.value.codePath);
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+    removeTmp();
+  };
 }

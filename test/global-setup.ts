@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { cachedWorkflowBundle } from '../src/cli/setup/cached-workflow-bundle';
+import { memoryScratchRoot, SCRATCH_ROOT_VARIABLE } from './helpers/scratch-dir';
 import { startSuiteServer } from './helpers/suite-server';
 
 declare module 'vitest' {
@@ -19,16 +20,21 @@ declare module 'vitest' {
  * bundle is the CLI's cached one, kept under .thoughtline/tmp until src/ or the installed
  * dependencies change: CI's later stages, and a developer's next run, skip webpack's seconds.
  * The run's temporary files (the files', and those of every process they start) go in one folder,
- * TMPDIR for the workers, removed at the end: files that left theirs behind left about 35 folders
- * in /tmp a run.
+ * TMPDIR for the workers, removed at the end with the run's memory-backed scratch folder: files
+ * that left theirs behind left about 35 folders in /tmp a run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-suite-'));
   // As /tmp's own mode: the test PostgreSQL runs as the `postgres` user, in a folder made here.
   fs.chmodSync(tmp, 0o1777);
-  const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true });
+  // Installs of the packed package go in memory when there is room (helpers/scratch-dir.ts).
+  const scratch = memoryScratchRoot();
+  const removeRunFolders = () => {
+    for (const dir of [tmp, scratch]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
   process.env.TMPDIR = tmp;
+  if (scratch) process.env[SCRATCH_ROOT_VARIABLE] = scratch;
   // The run's first lines: the files' own lines follow once the server and the bundle are ready.
   console.error('[suite] starting the Temporal dev server; the workflow bundle is reused or built once for the run…');
   // Side by side: the server mostly waits on its own process while the bundler computes.
@@ -43,11 +49,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A server started for a bundle that failed is stopped, not orphaned.
   if (bundling.status === 'rejected') {
     if (serving.status === 'fulfilled') await serving.value.stop();
-    removeTmp();
+    removeRunFolders();
     throw bundling.reason;
   }
   if (serving.status === 'rejected') {
-    removeTmp();
+    removeRunFolders();
     throw serving.reason;
   }
   const server = serving.value;
@@ -59,6 +65,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('workflowBundlePath', bundling.value.codePath);
   return async () => {
     await server.stop();
-    removeTmp();
+    removeRunFolders();
   };
 }

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { scratchDir } from '../helpers/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -26,13 +26,12 @@ export interface InstallOptions {
 
 /**
  * The package as a user gets it: `npm pack` of the checkout (its `prepare` rebuilds dist/ when
- * stale), then, in a new project in a scratch directory (outside the checkout, so none of its
- * devDependencies resolve; in memory when the machine has room: helpers/scratch-dir.ts),
- * `npm install <tarball> ...extra` from the registry through npm's cache, as README's "Your first
- * agent" does. `extra` is what the user installs next to it.
+ * stale), then, in a new project under the OS's temporary folder (outside the checkout, so none of
+ * its devDependencies resolve), `npm install <tarball> ...extra` from the registry through npm's
+ * cache, as README's "Your first agent" does. `extra` is what the user installs next to it.
  */
 export function installPackedPackage(extra: readonly string[], options: InstallOptions = {}): InstalledPackage {
-  const dir = scratchDir('thoughtline-installed-');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-installed-'));
   // Packed on this process's Node (its prepare script builds), installed on `options.node`.
   const env = npmEnv(process.execPath);
   const [packed] = JSON.parse(
@@ -75,7 +74,7 @@ export function installPackedPackage(extra: readonly string[], options: InstallO
  * default install is measured against.
  */
 export function installFloorProject(): { dir: string; remove(): void } {
-  const dir = scratchDir('thoughtline-floor-');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-floor-'));
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
   };

@@ -15,7 +15,6 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv } from '../helpers/cli-process';
 import { installPackedPackage, type InstalledPackage } from '../api/installed-package';
-import { scratchDir } from '../helpers/scratch-dir';
 import { installTestNode, NODE_PACKAGE } from '../helpers/test-node';
 
 const run = promisify(execFile);
@@ -66,7 +65,7 @@ const binLines = (text: string) => text.split('\n').filter((line) => /^thoughtli
 
 beforeAll(() => {
   node20 = findNode20();
-  home = scratchDir('thoughtline-home-');
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'thoughtline-home-'));
   pkg = installPackedPackage([], { node: node20, loglevel: 'warn' });
 }, 15 * 60_000);
 afterAll(() => {

@@ -110,9 +110,29 @@ afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([]);
 });
 afterAll(async () => {
+  // A test that failed while a tool or the model was held leaves its activity waiting: let it end,
+  // so the worker stops at once instead of holding this hook past its limit.
+  for (const held of [scanning.start, scanning.done, typing.start, typing.done]) held.resolve();
   await browser?.close();
   await s?.close();
 });
+
+/** Waits until the run page follows the run over its event stream; if it never does, says what the page showed instead. */
+async function followingLive(page: Page, timeout = 30_000): Promise<void> {
+  try {
+    await page.locator('.live-state[data-live="sse"]').waitFor({ timeout });
+  } catch (err) {
+    const live = page.locator('.live-state').first();
+    const shown = await Promise.all([
+      live.getAttribute('data-live', { timeout: 2_000 }),
+      live.textContent({ timeout: 2_000 }),
+      page.locator('.message').allTextContents(),
+    ]).catch((e: unknown) => String(e));
+    throw new Error(`the run page did not follow its event stream within ${timeout} ms: ${JSON.stringify(shown)}`, {
+      cause: err,
+    });
+  }
+}
 
 /** Starts a run over HTTP as `who`; its model plays `turns` (the task carries the script's key). */
 async function start(
@@ -265,7 +285,7 @@ describe('the chain viewer in Chromium', () => {
     // Tokens and cost per model step, for a developer.
     expect(await page.locator('.step-facts', { hasText: '1,840 in · 96 out' }).count()).toBeGreaterThan(0);
     // Live over the event stream (the page polls the chain only where a server answers it 503).
-    await page.locator('.live-state[data-live="sse"]').waitFor();
+    await followingLive(page);
 
     // Steer while the tool works: the instruction joins the chain as the person's step.
     await page.locator('.steer-text').fill('Also list any statement older than 90 days.');
@@ -359,7 +379,7 @@ describe('the chain viewer in Chromium', () => {
       },
     ]);
     const page = await openAs('dev', `/runs/${runId}`);
-    await page.locator('.live-state[data-live="sse"]').waitFor();
+    await followingLive(page);
     typing.start.resolve();
     // The last word is held until the reply ends (a value split over deltas never goes out in parts).
     await page.locator('.step-live .live-text', { hasText: 'Drafting the October summary for the' }).waitFor();
@@ -380,7 +400,7 @@ describe('the chain viewer in Chromium', () => {
       { content: [say('No duplicates found.'), useTool('finish', { result: 'No duplicates.' })] },
     ]);
     const page = await openAs('dev', `/runs/${runId}`);
-    await page.locator('.live-state[data-live="sse"]').waitFor();
+    await followingLive(page);
     scanning.start.resolve();
     const bar = page.locator('.tool-progress', { hasText: 'scan_ledger 40%' });
     await bar.waitFor({ timeout: 20_000 });
@@ -567,7 +587,7 @@ describe('the chain viewer in Chromium', () => {
       refused = await unavailableFirst(tab, (path) => path === `/v1/runs/${encodeURIComponent(runId)}`, 2);
     });
     await page.locator('.message.error', { hasText: 'No worker answered in time' }).waitFor();
-    await page.locator('.live-state[data-live="sse"]').waitFor({ timeout: 20_000 });
+    await followingLive(page, 20_000);
     expect(refused.count).toBe(2);
     expect(await page.locator('.message.error').count()).toBe(0);
     await page.locator('.thought', { hasText: 'Waiting for the import.' }).waitFor();
